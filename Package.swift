@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// Earshot: hear what a VoiceOver user hears. Depends on the Swift toolchain only; the C libraries
+// (libespeak-ng, libasound) come from Debian's -dev packages installed by the README's commands.
+import PackageDescription
+
+let package = Package(
+    name: "Earshot",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "earshot", targets: ["earshot"]),
+        .library(name: "EarshotTesting", targets: ["EarshotTesting"]),
+        .library(name: "EarshotCore", targets: ["EarshotCore"]),
+    ],
+    targets: [
+        .target(
+            name: "CEarshot",
+            linkerSettings: [.linkedLibrary("espeak-ng"), .linkedLibrary("asound")]
+        ),
+        .target(name: "EarshotCore"),
+        .target(name: "EarshotScript", dependencies: ["EarshotCore"]),
+        .target(name: "EarshotAudio", dependencies: ["EarshotCore"]),
+        .target(
+            name: "EarshotSystem",
+            dependencies: ["CEarshot", "EarshotCore", "EarshotScript", "EarshotAudio"]
+        ),
+        .target(
+            name: "EarshotCLI",
+            dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem"]
+        ),
+        .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
+        .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
+        .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore"]),
+        .testTarget(name: "EarshotScriptTests", dependencies: ["EarshotScript", "EarshotCore"]),
+        .testTarget(name: "EarshotAudioTests", dependencies: ["EarshotAudio", "EarshotCore"]),
+        .testTarget(
+            name: "EarshotSystemTests",
+            dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript"]
+        ),
+        .testTarget(name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem"]),
+        .testTarget(
+            name: "EarshotTestingTests",
+            dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]
+        ),
+    ]
+)

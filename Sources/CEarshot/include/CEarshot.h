@@ -1,0 +1,3 @@
+#ifndef CEARSHOT_H
+#define CEARSHOT_H
+#endif

@@ -1,0 +1,108 @@
+/// A point on the simulation clock: whole nanoseconds since the scenario started.
+///
+/// The core never reads a wall clock. Headless and WAV runs advance a virtual clock; live mode feeds the
+/// same engine instants computed from real time (SPEECH-MODEL §1 "Clock").
+public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Nanoseconds since the scenario's start.
+    public var nanoseconds: Int64
+
+    /// The scenario's start.
+    public static let zero = Instant(nanoseconds: 0)
+
+    /// Creates an instant from nanoseconds since the start.
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    /// Creates an instant from milliseconds since the start.
+    public static func milliseconds(_ value: Int64) -> Instant { Instant(nanoseconds: value * 1_000_000) }
+
+    /// Creates an instant from seconds since the start (rounded to the nearest nanosecond).
+    public static func seconds(_ value: Double) -> Instant {
+        Instant(nanoseconds: Int64((value * 1e9).rounded()))
+    }
+
+    /// The instant in seconds, for display.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    /// The instant in whole milliseconds (truncated), for display and JSON.
+    public var milliseconds: Int64 { nanoseconds / 1_000_000 }
+
+    /// The audio frame at this instant for a sample rate: `floor(t · rate)`.
+    public func frame(atRate rate: Int) -> Int {
+        Int((Int64(rate) * nanoseconds) / 1_000_000_000)
+    }
+
+    /// The instant at which a frame starts for a sample rate, rounded up so that
+    /// `Instant.ofFrame(n, rate).frame(atRate: rate) == n`.
+    public static func ofFrame(_ frame: Int, rate: Int) -> Instant {
+        let numerator = Int64(frame) * 1_000_000_000
+        let rate64 = Int64(rate)
+        return Instant(nanoseconds: (numerator + rate64 - 1) / rate64)
+    }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    /// This instant moved forward by a span.
+    public static func + (lhs: Instant, rhs: Span) -> Instant {
+        Instant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+    }
+
+    /// This instant moved back by a span.
+    public static func - (lhs: Instant, rhs: Span) -> Instant {
+        Instant(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+    }
+
+    /// The span from `rhs` to `lhs`.
+    public static func - (lhs: Instant, rhs: Instant) -> Span {
+        Span(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+    }
+
+    /// `1.234s`, the form transcripts use.
+    public var description: String { Span(nanoseconds: nanoseconds).formatted }
+}
+
+/// A length of simulation time in whole nanoseconds.
+public struct Span: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Nanoseconds.
+    public var nanoseconds: Int64
+
+    /// No time at all.
+    public static let zero = Span(nanoseconds: 0)
+
+    /// Creates a span from nanoseconds.
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    /// A span of whole milliseconds.
+    public static func milliseconds(_ value: Int64) -> Span { Span(nanoseconds: value * 1_000_000) }
+
+    /// A span of seconds (rounded to the nearest nanosecond).
+    public static func seconds(_ value: Double) -> Span { Span(nanoseconds: Int64((value * 1e9).rounded())) }
+
+    /// The span covered by a number of audio frames at a sample rate (rounded up to whole nanoseconds).
+    public static func frames(_ count: Int, rate: Int) -> Span {
+        Span(nanoseconds: Instant.ofFrame(count, rate: rate).nanoseconds)
+    }
+
+    /// The span in seconds.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    /// The span in whole milliseconds (truncated).
+    public var milliseconds: Int64 { nanoseconds / 1_000_000 }
+
+    public static func < (lhs: Span, rhs: Span) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    public static func + (lhs: Span, rhs: Span) -> Span { Span(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
+    public static func - (lhs: Span, rhs: Span) -> Span { Span(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
+    public static func * (lhs: Span, rhs: Int) -> Span { Span(nanoseconds: lhs.nanoseconds * Int64(rhs)) }
+
+    /// `1.234s` (milliseconds precision), or `150ms` under a second.
+    public var formatted: String {
+        let ms = nanoseconds / 1_000_000
+        if ms < 0 { return "-" + Span(nanoseconds: -nanoseconds).formatted }
+        if ms < 1000 { return "\(ms)ms" }
+        let whole = ms / 1000
+        let frac = ms % 1000
+        let padded = String(frac + 1000).dropFirst()
+        return "\(whole).\(padded)s"
+    }
+
+    public var description: String { formatted }
+}

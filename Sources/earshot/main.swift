@@ -1,0 +1,3 @@
+import EarshotCLI
+
+Earshot.main()
