@@ -1,3 +1,169 @@
+// CEarshot: the only C in Earshot. A thin, policy-free shim over libespeak-ng and libasound.
+//
+// This header deliberately includes neither <espeak-ng/...> nor <alsa/...>: Swift sees only plain C
+// types and opaque handles. Every symbol carries the `earshot_` prefix. Decisions (which events to
+// keep, when to recover from an underrun, how to wait) belong to the Swift wrappers in EarshotSystem.
 #ifndef CEARSHOT_H
 #define CEARSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - espeak-ng
+
+/// espeak-ng status codes the wrappers need to recognise (values of `espeak_ng_STATUS`).
+enum {
+    EARSHOT_ESPEAK_OK = 0,
+    EARSHOT_ESPEAK_VOICE_NOT_FOUND = 0x100006FF,
+    EARSHOT_ESPEAK_SPEECH_STOPPED = 0x10000EFF,
+};
+
+/// Event kinds delivered with audio (values of `espeak_EVENT_TYPE`).
+enum {
+    EARSHOT_EVENT_WORD = 1,
+    EARSHOT_EVENT_SENTENCE = 2,
+    EARSHOT_EVENT_END = 5,
+};
+
+/// Parameters settable with `earshot_espeak_set_parameter` (values of `espeak_PARAMETER`).
+enum {
+    EARSHOT_PARAM_RATE = 1,
+    EARSHOT_PARAM_VOLUME = 2,
+    EARSHOT_PARAM_PITCH = 3,
+    EARSHOT_PARAM_RANGE = 4,
+    EARSHOT_PARAM_PUNCTUATION = 5,
+    EARSHOT_PARAM_WORDGAP = 7,
+};
+
+/// Punctuation modes for `EARSHOT_PARAM_PUNCTUATION` (values of `espeak_PUNCT_TYPE`).
+enum {
+    EARSHOT_PUNCT_NONE = 0,
+    EARSHOT_PUNCT_ALL = 1,
+    EARSHOT_PUNCT_SOME = 2,
+};
+
+/// One WORD, SENTENCE or END event, exactly as espeak-ng reported it.
+typedef struct {
+    /// EARSHOT_EVENT_WORD, EARSHOT_EVENT_SENTENCE or EARSHOT_EVENT_END.
+    int32_t kind;
+    /// Sample index within the utterance where the event happens.
+    int64_t frame;
+    /// 1-based position in Unicode code points (0 when espeak-ng gives none).
+    int32_t text_position;
+    /// Length in code points (words only; 0 otherwise).
+    int32_t length;
+} earshot_speech_event;
+
+/// Receives one chunk of synthesized audio and the events inside it. Return 0 to continue, 1 to stop
+/// synthesis at once. `samples` may be NULL when `sample_count` is 0.
+typedef int32_t (*earshot_speech_sink)(const int16_t *samples, int64_t sample_count,
+                                       const earshot_speech_event *events, int32_t event_count,
+                                       void *context);
+
+/// Initializes espeak-ng once for the process in synchronous mode with `data_path` (NULL: the system
+/// data). Never exits the process. Returns an espeak-ng status; on success stores the sample rate.
+int32_t earshot_espeak_initialize(const char *data_path, int32_t *sample_rate);
+
+/// Writes espeak-ng's message for `status` into `buffer` (always NUL-terminated).
+void earshot_espeak_status_message(int32_t status, char *buffer, size_t length);
+
+/// Selects a voice by name, with an optional `+variant` suffix, for example `en-us+f3`.
+int32_t earshot_espeak_set_voice(const char *name);
+
+/// Sets one absolute parameter (EARSHOT_PARAM_...). espeak-ng 1.51 answers EINVAL (22) for
+/// EARSHOT_PARAM_PUNCTUATION in synchronous mode; its default is EARSHOT_PUNCT_NONE.
+int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value);
+
+/// Synthesizes UTF-8 `text` literally (no SSML, no phoneme input), synchronously.
+///
+/// Audio and events go to `sink` in order. With `frame_limit >= 0`, at most `frame_limit` frames are
+/// delivered and synthesis stops as soon as more would follow; events at or after the limit are not
+/// delivered. `*stopped_early` is set to 1 when audio was cut at the limit or the sink asked to stop.
+/// A stop is reported as success (EARSHOT_ESPEAK_OK).
+int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot_speech_sink sink,
+                                  void *context, int32_t *stopped_early);
+
+// MARK: - ALSA
+
+/// An open ALSA PCM playback stream (S16_LE, mono, non-blocking).
+typedef struct earshot_pcm earshot_pcm;
+
+/// Installs an ALSA library error handler that keeps the last message instead of printing it.
+void earshot_alsa_silence_errors(void);
+
+/// Copies ALSA's last library error message (may be empty) into `buffer`, NUL-terminated.
+void earshot_alsa_last_error(char *buffer, size_t length);
+
+/// The text of an ALSA (negative errno) error code, from snd_strerror.
+const char *earshot_alsa_strerror(int32_t code);
+
+/// Opens `name` for non-blocking playback of S16_LE mono at `rate`, asking for the given period and
+/// buffer in frames; the start threshold is one period. On success stores the handle and the values
+/// ALSA granted and returns 0. On failure returns a negative error code and stores in
+/// `*failed_operation` a static string naming the ALSA call that failed.
+int32_t earshot_pcm_open(earshot_pcm **pcm, const char *name, uint32_t rate, uint64_t period_frames,
+                         uint64_t buffer_frames, uint32_t *granted_rate, uint64_t *granted_period,
+                         uint64_t *granted_buffer, const char **failed_operation);
+
+/// Closes the stream and frees the handle.
+void earshot_pcm_close(earshot_pcm *pcm);
+
+/// snd_pcm_writei: frames written, or a negative error code (-EAGAIN when the buffer is full,
+/// -EPIPE after an underrun).
+int64_t earshot_pcm_writei(earshot_pcm *pcm, const int16_t *frames, uint64_t count);
+
+/// snd_pcm_recover, silently.
+int32_t earshot_pcm_recover(earshot_pcm *pcm, int32_t error);
+
+/// snd_pcm_delay: frames written but not yet played.
+int32_t earshot_pcm_delay(earshot_pcm *pcm, int64_t *frames);
+
+/// snd_pcm_avail_update: frames that can be written now, or a negative error code.
+int64_t earshot_pcm_avail(earshot_pcm *pcm);
+
+/// snd_pcm_drop: stop at once, discarding pending frames.
+int32_t earshot_pcm_drop(earshot_pcm *pcm);
+
+/// snd_pcm_prepare: ready the stream for writing again.
+int32_t earshot_pcm_prepare(earshot_pcm *pcm);
+
+/// snd_pcm_drain: play pending frames and stop (blocks; the shim switches to blocking mode around it).
+int32_t earshot_pcm_drain(earshot_pcm *pcm);
+
+/// The state of the stream (snd_pcm_state value).
+int32_t earshot_pcm_state(earshot_pcm *pcm);
+
+/// snd_pcm_poll_descriptors_count.
+int32_t earshot_pcm_poll_descriptors_count(earshot_pcm *pcm);
+
+/// snd_pcm_poll_descriptors into an array of `struct pollfd` given as raw memory of `capacity` entries.
+int32_t earshot_pcm_poll_descriptors(earshot_pcm *pcm, void *pollfds, int32_t capacity);
+
+/// Waits up to `timeout_ms` (-1 forever) for the stream to accept frames or for `wake_fd` (ignored
+/// when negative) to become readable. Returns a bit set: 1 = PCM writable, 2 = woken; 0 on timeout;
+/// a negative error code on failure.
+int32_t earshot_pcm_wait(earshot_pcm *pcm, int32_t wake_fd, int32_t timeout_ms);
+
+// MARK: - eventfd (waking a thread that waits in earshot_pcm_wait)
+
+/// Creates a non-blocking eventfd; returns the descriptor or a negative errno.
+int32_t earshot_eventfd_create(void);
+
+/// Makes the eventfd readable.
+void earshot_eventfd_signal(int32_t fd);
+
+/// Resets the eventfd to not readable.
+void earshot_eventfd_drain(int32_t fd);
+
+/// Closes a descriptor.
+void earshot_fd_close(int32_t fd);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

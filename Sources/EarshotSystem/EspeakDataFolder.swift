@@ -1,0 +1,133 @@
+import Foundation
+
+/// The espeak-ng data folder Earshot initializes with: the system data plus Earshot's custom variants.
+///
+/// espeak-ng reads voices and variants only from its data folder (`SetVoiceByFile` lower-cases and
+/// truncates paths, ENGINE-NOTES), so to ship `Voices/variants/*` we build a private folder of symlinks
+/// to the system data and add our variant files under `voices/!v/`. The folder's name carries a hash
+/// of the system path and the variants' names and contents, so processes that agree share it and a
+/// changed variant gets a fresh folder. It is built under a temporary name and renamed into place, so
+/// concurrent processes never see half a folder.
+struct EspeakDataFolder: Equatable {
+    /// The folder to give espeak-ng.
+    var path: String
+    /// Custom variants it holds, by name.
+    var customVariants: [String]
+    /// A stable fingerprint of the custom variants (names and contents); empty when there are none.
+    var variantsFingerprint: String
+
+    /// Places espeak-ng's data is installed, most likely first.
+    static let systemCandidates = [
+        "/usr/lib/x86_64-linux-gnu/espeak-ng-data", "/usr/lib/aarch64-linux-gnu/espeak-ng-data",
+        "/usr/lib/espeak-ng-data", "/usr/share/espeak-ng-data", "/usr/local/share/espeak-ng-data",
+        "/usr/local/lib/espeak-ng-data", "/opt/homebrew/share/espeak-ng-data",
+    ]
+
+    /// The system espeak-ng data folder: `ESPEAK_DATA_PATH` when set, else the first known location.
+    static func systemDataPath() -> String? {
+        var candidates: [String] = []
+        if let fromEnvironment = ProcessInfo.processInfo.environment["ESPEAK_DATA_PATH"] {
+            candidates += [fromEnvironment + "/espeak-ng-data", fromEnvironment]
+        }
+        candidates += systemCandidates
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/phontab") }
+    }
+
+    /// Variant files in `voicesDirectory/variants`: regular files whose names are plain words.
+    static func customVariantFiles(in voicesDirectory: String?) -> [(name: String, contents: Data)] {
+        guard let voicesDirectory else { return [] }
+        let folder = URL(fileURLWithPath: voicesDirectory).appendingPathComponent("variants")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().compactMap { name in
+            guard isVariantName(name),
+                let contents = try? Data(contentsOf: folder.appendingPathComponent(name))
+            else { return nil }
+            return (name, contents)
+        }
+    }
+
+    /// A variant name espeak-ng can take after `+`: letters, digits, `-` and `_`.
+    static func isVariantName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+    }
+
+    /// The fingerprint of a set of variant files.
+    static func fingerprint(of variants: [(name: String, contents: Data)], systemPath: String) -> String {
+        if variants.isEmpty { return "" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            hash ^= 0xff
+            hash = hash &* 0x100_0000_01b3
+        }
+        mix(Array(systemPath.utf8))
+        for variant in variants {
+            mix(Array(variant.name.utf8))
+            mix(variant.contents)
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// Finds or builds the data folder for the custom variants in `voicesDirectory`.
+    ///
+    /// Without custom variants this is the system data folder itself.
+    static func prepare(voicesDirectory: String?) throws(EspeakError) -> EspeakDataFolder {
+        guard let system = systemDataPath() else {
+            throw .dataFolderUnavailable(
+                path: systemCandidates[0],
+                reason: "espeak-ng data not found; install it with `apt-get install espeak-ng libespeak-ng-dev`")
+        }
+        let variants = customVariantFiles(in: voicesDirectory)
+        let fingerprint = fingerprint(of: variants, systemPath: system)
+        if variants.isEmpty { return EspeakDataFolder(path: system, customVariants: [], variantsFingerprint: "") }
+        let path = NSTemporaryDirectory() + "/earshot-espeak-data-\(getuid())-\(fingerprint)"
+        let folder = EspeakDataFolder(path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint)
+        if FileManager.default.fileExists(atPath: path + "/voices/!v") { return folder }
+        do {
+            try build(at: path, system: system, variants: variants)
+        } catch {
+            throw .dataFolderUnavailable(path: path, reason: "\(error)")
+        }
+        return folder
+    }
+
+    private static func build(at path: String, system: String, variants: [(name: String, contents: Data)]) throws {
+        let files = FileManager.default
+        let staging = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? files.removeItem(atPath: staging) }
+        try files.createDirectory(atPath: staging + "/voices/!v", withIntermediateDirectories: true)
+        for entry in try files.contentsOfDirectory(atPath: system) where entry != "voices" {
+            try files.createSymbolicLink(atPath: staging + "/" + entry, withDestinationPath: system + "/" + entry)
+        }
+        for entry in try files.contentsOfDirectory(atPath: system + "/voices") where entry != "!v" {
+            try files.createSymbolicLink(
+                atPath: staging + "/voices/" + entry, withDestinationPath: system + "/voices/" + entry)
+        }
+        for entry in try files.contentsOfDirectory(atPath: system + "/voices/!v") {
+            try files.createSymbolicLink(
+                atPath: staging + "/voices/!v/" + entry, withDestinationPath: system + "/voices/!v/" + entry)
+        }
+        for variant in variants {
+            let target = staging + "/voices/!v/" + variant.name
+            try? files.removeItem(atPath: target)
+            try variant.contents.write(to: URL(fileURLWithPath: target))
+        }
+        if rename(staging, path) != 0 && !files.fileExists(atPath: path + "/voices/!v") {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
+
+    /// Names of every variant available in this data folder (system and custom), sorted.
+    func knownVariants() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path + "/voices/!v")) ?? []).sorted()
+    }
+
+    /// True when this data folder has a variant file with this name.
+    func hasVariant(_ name: String) -> Bool {
+        EspeakDataFolder.isVariantName(name) && FileManager.default.fileExists(atPath: path + "/voices/!v/" + name)
+    }
+}

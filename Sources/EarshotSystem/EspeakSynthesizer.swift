@@ -1,0 +1,165 @@
+import CEarshot
+import EarshotCore
+import Foundation
+
+/// The real synthesizer: espeak-ng 1.51, serialized on one owner thread.
+///
+/// espeak-ng is global, not thread-safe and can be initialized only once per process, so there is one
+/// instance, ``shared(voicesDirectory:)``. Every espeak-ng call runs on its owner thread (1 MB+ stack,
+/// which espeak-ng's synthesis needs); callers on any thread submit work and wait for it. Text is spoken
+/// literally (UTF-8, no SSML), so `<`, `&` and quotes are read like any other character.
+public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
+    /// Frames per second (22050 for espeak-ng's voices).
+    public let sampleRate: Int
+    /// The espeak-ng data folder in use (the system data, or a private folder with custom variants).
+    public let dataPath: String
+    /// Custom variants loaded from `Voices/variants/`, by name.
+    public let customVariants: [String]
+
+    private let owner: OwnerThread
+    private let dataFolder: EspeakDataFolder
+    /// The voice name last given to espeak-ng (owner thread only).
+    private var currentVoice: String?
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var instance: EspeakSynthesizer?
+
+    /// The process's synthesizer, initializing espeak-ng on the first call.
+    ///
+    /// `voicesDirectory` is a Voices folder whose `variants/` files become espeak-ng variants; `nil`
+    /// locates one the usual way (``VoiceLibrary/locateDirectory(explicit:)``). espeak-ng cannot be
+    /// re-initialized, so a later call asking for *different* custom variants throws
+    /// ``EspeakError/alreadyInitialized(requested:current:)``; one with the same variants (or none)
+    /// returns the running instance.
+    public static func shared(voicesDirectory: String? = nil) throws(EspeakError) -> EspeakSynthesizer {
+        lock.lock()
+        defer { lock.unlock() }
+        let directory = voicesDirectory ?? VoiceLibrary.locateDirectory(explicit: nil)
+        if let instance {
+            let variants = EspeakDataFolder.customVariantFiles(in: directory)
+            let fingerprint = EspeakDataFolder.fingerprint(
+                of: variants, systemPath: EspeakDataFolder.systemDataPath() ?? "")
+            if variants.isEmpty || fingerprint == instance.dataFolder.variantsFingerprint { return instance }
+            throw .alreadyInitialized(requested: directory ?? "(none)", current: instance.dataPath)
+        }
+        let created = try EspeakSynthesizer(dataFolder: try EspeakDataFolder.prepare(voicesDirectory: directory))
+        instance = created
+        return created
+    }
+
+    private init(dataFolder: EspeakDataFolder) throws(EspeakError) {
+        self.dataFolder = dataFolder
+        self.dataPath = dataFolder.path
+        self.customVariants = dataFolder.customVariants
+        owner = OwnerThread(name: "earshot.espeak", stackSize: 4 << 20)
+        let path = dataFolder.path
+        let result: (status: Int32, rate: Int32) = owner.perform {
+            var rate: Int32 = 0
+            let status = earshot_espeak_initialize(path, &rate)
+            return (status, rate)
+        }
+        guard result.status == Int32(EARSHOT_ESPEAK_OK) else {
+            throw .initializationFailed(
+                dataPath: path, code: Int(result.status), message: Self.message(for: result.status))
+        }
+        sampleRate = Int(result.rate)
+        earshot_alsa_silence_errors()
+    }
+
+    /// Speaks `text` literally with `voice`, stopping after `frameLimit` frames when given.
+    public func synthesize(_ text: String, voice: VoiceProfile, frameLimit: Int?) throws -> SynthesizedSpeech {
+        var samples: [Int16] = []
+        var words: [WordBoundary] = []
+        let stopped = try synthesize(text, voice: voice, frameLimit: frameLimit) { chunk, events in
+            samples.append(contentsOf: chunk)
+            for event in events where event.kind == .word { words.append(WordBoundary(frame: event.frame, textRange: event.textRange)) }
+            return true
+        }
+        words.sort { $0.frame < $1.frame }
+        return SynthesizedSpeech(samples: samples, sampleRate: sampleRate, words: words, stoppedEarly: stopped)
+    }
+
+    /// Speaks `text` chunk by chunk: `onChunk` receives each block of audio (about 50 ms or more) with
+    /// the events inside it, on the owner thread, and returns `false` to stop synthesis at once.
+    ///
+    /// Returns true when synthesis stopped before the end of the text (frame limit or `onChunk`).
+    /// `onChunk` must not call back into this synthesizer's other methods from another thread.
+    @discardableResult
+    public func synthesize(
+        _ text: String, voice: VoiceProfile, frameLimit: Int?,
+        onChunk: (ArraySlice<Int16>, [SpeechEvent]) -> Bool
+    ) throws(EspeakError) -> Bool {
+        try checkRanges(voice)
+        let scalarCount = text.unicodeScalars.count
+        // A NUL would end the C string early; a space keeps every later offset where it was.
+        let literal = text.contains("\0") ? text.replacingOccurrences(of: "\0", with: " ") : text
+        return try owner.perform { () throws(EspeakError) -> Bool in
+            try apply(voice)
+            var stopped: Int32 = 0
+            let status = withoutActuallyEscaping(onChunk) { escapable in
+                let sink = ChunkSink(scalarCount: scalarCount, onChunk: escapable)
+                return withExtendedLifetime(sink) {
+                    earshot_espeak_synthesize(
+                        literal, Int64(frameLimit.map { max(0, $0) } ?? -1), chunkCallback,
+                        Unmanaged.passUnretained(sink).toOpaque(), &stopped)
+                }
+            }
+            guard status == Int32(EARSHOT_ESPEAK_OK) else {
+                throw .synthesisFailed(operation: "synthesize", code: Int(status), message: Self.message(for: status))
+            }
+            return stopped != 0
+        }
+    }
+
+    /// Checks `profile` against the installed espeak-ng: the voice and variant exist, values in range.
+    ///
+    /// espeak-ng silently ignores an unknown variant, so it is looked up in the data folder here.
+    public func validate(_ profile: VoiceProfile) throws(EspeakError) {
+        try checkRanges(profile)
+        if let variant = profile.variant, !dataFolder.hasVariant(variant) {
+            throw .unknownVariant(variant: variant, profile: profile.name, known: dataFolder.knownVariants())
+        }
+        try owner.perform { () throws(EspeakError) in try apply(profile) }
+    }
+
+    private func checkRanges(_ profile: VoiceProfile) throws(EspeakError) {
+        let checks: [(String, Int, ClosedRange<Int>)] = [
+            ("rate", profile.rate, VoiceProfile.minimumRate...VoiceProfile.maximumRate),
+            ("pitch", profile.pitch, 0...100), ("volume", profile.volume, 0...200), ("wordgap", profile.wordGap, 0...1000),
+        ]
+        for (name, value, allowed) in checks where !allowed.contains(value) {
+            throw .valueOutOfRange(name: name, value: value, allowed: allowed, profile: profile.name)
+        }
+    }
+
+    /// Gives espeak-ng the profile's voice and parameters. Owner thread only.
+    private func apply(_ profile: VoiceProfile) throws(EspeakError) {
+        let name = profile.variant.map { "\(profile.espeakVoice)+\($0)" } ?? profile.espeakVoice
+        if name != currentVoice {
+            let status = earshot_espeak_set_voice(name)
+            if status == Int32(EARSHOT_ESPEAK_VOICE_NOT_FOUND) {
+                currentVoice = nil
+                throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
+            }
+            try check(status, "set voice \(name)")
+            currentVoice = name
+        }
+        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_RATE), Int32(profile.rate)), "set rate")
+        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_PITCH), Int32(profile.pitch)), "set pitch")
+        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_VOLUME), Int32(profile.volume)), "set volume")
+        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_WORDGAP), Int32(profile.wordGap)), "set word gap")
+        // Punctuation stays at espeak-ng's default, none: 1.51 answers EINVAL to setting it in synchronous mode.
+    }
+
+    private func check(_ status: Int32, _ operation: String) throws(EspeakError) {
+        if status != Int32(EARSHOT_ESPEAK_OK) {
+            throw .synthesisFailed(operation: operation, code: Int(status), message: Self.message(for: status))
+        }
+    }
+
+    private static func message(for status: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        earshot_espeak_status_message(status, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
