@@ -1,4 +1,116 @@
 import EarshotCore
+import EarshotScript
 import Foundation
 
-enum VoiceLibrary { static func locateDirectory(explicit: String?) -> String? { explicit } }
+/// The voice profiles in a Voices folder (`*.voice`), by name.
+///
+/// ```swift
+/// let library = try VoiceLibrary(directory: try VoiceLibrary.locate(explicit: options.voices))
+/// let voice = try library.profile(named: "expert")
+/// ```
+public struct VoiceLibrary: Sendable {
+    /// The folder the profiles came from.
+    public let directory: String
+    /// Every profile, sorted by name.
+    public let profiles: [VoiceProfile]
+
+    /// The environment variable naming a Voices folder.
+    public static let environmentKey = "EARSHOT_VOICES"
+
+    /// Loads every `*.voice` file in `directory`; the first malformed file throws its error.
+    public init(directory: String) throws(VoiceLibraryError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw .unreadableDirectory(directory)
+        }
+        var profiles: [VoiceProfile] = []
+        for file in names.sorted() where file.hasSuffix(".voice") {
+            do {
+                profiles.append(try VoiceFile.load(path: directory + "/" + file))
+            } catch {
+                throw .malformedFile(error)
+            }
+        }
+        self.directory = directory
+        self.profiles = profiles
+    }
+
+    /// Profile names, sorted.
+    public var names: [String] { profiles.map(\.name) }
+
+    /// The profile called `name`; an unknown name throws with the nearest names and all known ones.
+    public func profile(named name: String) throws(VoiceLibraryError) -> VoiceProfile {
+        if let profile = profiles.first(where: { $0.name == name }) { return profile }
+        let near = names.filter { candidate in
+            VoiceFile.editDistance(candidate.lowercased(), name.lowercased()) <= max(2, name.count / 3)
+                || candidate.lowercased().hasPrefix(name.lowercased())
+        }
+        throw .unknownProfile(name: name, suggestions: near, known: names, directory: directory)
+    }
+
+    /// The Voices folder to use: `explicit` when given, else `$EARSHOT_VOICES`, else the first folder
+    /// containing `Voices/default.voice` walking up from the current directory, then from the
+    /// executable's directory. `nil` when none is found.
+    public static func locateDirectory(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        executablePath: String? = Bundle.main.executablePath
+    ) -> String? {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let fromEnvironment = environment[environmentKey], !fromEnvironment.isEmpty { return fromEnvironment }
+        var starts = [currentDirectory]
+        if let executablePath {
+            starts.append(URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent().path)
+        }
+        for start in starts {
+            var folder = URL(fileURLWithPath: start).standardizedFileURL
+            while true {
+                let candidate = folder.appendingPathComponent("Voices")
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("default.voice").path) {
+                    return candidate.path
+                }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        return nil
+    }
+
+    /// Like ``locateDirectory(explicit:environment:currentDirectory:executablePath:)`` but throws a
+    /// message saying where it looked and how to point Earshot at the folder.
+    public static func locate(explicit: String? = nil) throws(VoiceLibraryError) -> String {
+        guard let directory = locateDirectory(explicit: explicit) else { throw .notFound }
+        return directory
+    }
+}
+
+/// Why a voice library or profile could not be loaded.
+public enum VoiceLibraryError: Error, Equatable, CustomStringConvertible {
+    /// No Voices folder was found.
+    case notFound
+    /// The folder could not be listed.
+    case unreadableDirectory(String)
+    /// A `.voice` file has an error.
+    case malformedFile(VoiceFileError)
+    /// No profile has this name.
+    case unknownProfile(name: String, suggestions: [String], known: [String], directory: String)
+
+    public var description: String {
+        switch self {
+        case .notFound:
+            return "cannot find the Voices folder: pass --voices PATH, set \(VoiceLibrary.environmentKey), "
+                + "or run from inside the Earshot package (a folder containing Voices/default.voice)"
+        case .unreadableDirectory(let path):
+            return "cannot read the Voices folder \(path)"
+        case .malformedFile(let error):
+            return error.description
+        case .unknownProfile(let name, let suggestions, let known, let directory):
+            var text = "no voice profile named '\(name)' in \(directory)"
+            if let first = suggestions.first { text += "; did you mean '\(first)'?" }
+            return text + " Known voices: \(known.joined(separator: ", "))"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import EarshotCore
+import Foundation
+
+/// Reads voice profile files (`Voices/<name>.voice`; the format is documented in `Voices/README.md`).
+///
+/// One setting per line, `key value`; `#` starts a comment line; blank lines are ignored:
+///
+/// ```
+/// espeak en-us            # required: the espeak-ng voice
+/// variant f3              # optional: an espeak-ng or Voices/variants/ variant
+/// rate 185                # words per minute, 80...449
+/// pitch 50                # 0...100
+/// volume 100              # 0...200
+/// wordgap 0               # extra pause between words, 10 ms units, 0...100
+/// description "One line for earshot voices"
+/// ```
+public enum VoiceFile {
+    /// Every key a voice file may set.
+    public static let keys = ["espeak", "variant", "rate", "pitch", "volume", "wordgap", "description"]
+
+    /// Allowed ranges of the integer keys.
+    public static let ranges: [String: ClosedRange<Int>] = [
+        "rate": VoiceProfile.minimumRate...VoiceProfile.maximumRate, "pitch": 0...100, "volume": 0...200,
+        "wordgap": 0...100,
+    ]
+
+    /// Reads and parses the file at `path`; the profile is named after the file (without `.voice`).
+    public static func load(path: String) throws(VoiceFileError) -> VoiceProfile {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw VoiceFileError(path: path, line: 0, column: 0, message: "cannot read the voice file (\(error.localizedDescription))")
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return try parse(text, name: name, path: path)
+    }
+
+    /// Parses voice file text into a profile named `name`; `path` is only used in errors.
+    public static func parse(_ text: String, name: String, path: String) throws(VoiceFileError) -> VoiceProfile {
+        var profile = VoiceProfile(name: name, espeakVoice: "")
+        var seen: [String: Int] = [:]
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, rawLine) in lines.enumerated() {
+            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
+            let number = index + 1
+            func fail(_ column: Int, _ message: String) -> VoiceFileError {
+                VoiceFileError(path: path, line: number, column: column, message: message, sourceLine: line)
+            }
+            let characters = Array(line)
+            var position = 0
+            while position < characters.count, characters[position].isWhitespace { position += 1 }
+            if position == characters.count || characters[position] == "#" { continue }
+            let keyStart = position
+            while position < characters.count, !characters[position].isWhitespace { position += 1 }
+            let key = String(characters[keyStart..<position])
+            while position < characters.count, characters[position].isWhitespace { position += 1 }
+            let valueColumn = position + 1
+            var value = String(characters[position...])
+            guard keys.contains(key) else {
+                throw fail(keyStart + 1, "unknown key '\(key)'\(suggestion(for: key)); known keys: \(keys.joined(separator: ", "))")
+            }
+            if let first = seen[key] { throw fail(keyStart + 1, "duplicate key '\(key)' (first set on line \(first))") }
+            seen[key] = number
+            if key == "description" {
+                value = try quoted(value, column: valueColumn, fail: fail)
+                profile.description = value
+                continue
+            }
+            value = stripComment(value)
+            if value.isEmpty { throw fail(valueColumn, "'\(key)' needs a value, as in `\(key) \(example(key))`") }
+            if value.contains(where: \.isWhitespace) {
+                throw fail(valueColumn, "'\(key)' takes one word, found '\(value)'")
+            }
+            if let range = ranges[key] {
+                guard let number = Int(value) else {
+                    throw fail(valueColumn, "'\(key)' must be a whole number, found '\(value)'")
+                }
+                guard range.contains(number) else {
+                    let unit = key == "rate" ? " words per minute" : ""
+                    throw fail(valueColumn, "\(key) \(number) is outside the allowed range \(range.lowerBound)...\(range.upperBound)\(unit)")
+                }
+                switch key {
+                case "rate": profile.rate = number
+                case "pitch": profile.pitch = number
+                case "volume": profile.volume = number
+                default: profile.wordGap = number
+                }
+            } else if key == "espeak" {
+                profile.espeakVoice = value
+            } else {
+                profile.variant = value
+            }
+        }
+        if seen["espeak"] == nil {
+            throw VoiceFileError(
+                path: path, line: 1, column: 1, message: "missing required line `espeak <voice>` (for example `espeak en-us`)",
+                sourceLine: lines.first.map(String.init) ?? "")
+        }
+        return profile
+    }
+
+    /// The value without a trailing `# comment`.
+    private static func stripComment(_ value: String) -> String {
+        let uncommented = value.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return uncommented.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A `"quoted"` string with `\"` and `\\` escapes, or a bare rest of line.
+    private static func quoted(
+        _ value: String, column: Int, fail: (Int, String) -> VoiceFileError
+    ) throws(VoiceFileError) -> String {
+        let characters = Array(value)
+        guard characters.first == "\"" else { return value.trimmingCharacters(in: .whitespaces) }
+        var result = ""
+        var index = 1
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\", index + 1 < characters.count {
+                result.append(characters[index + 1])
+                index += 2
+                continue
+            }
+            if character == "\"" {
+                let rest = String(characters[(index + 1)...]).trimmingCharacters(in: .whitespaces)
+                if !rest.isEmpty && !rest.hasPrefix("#") {
+                    throw fail(column + index + 1, "unexpected text after the closing quote")
+                }
+                return result
+            }
+            result.append(character)
+            index += 1
+        }
+        throw fail(column, "unterminated string: add a closing \"")
+    }
+
+    private static func example(_ key: String) -> String {
+        switch key {
+        case "espeak": "en-us"
+        case "variant": "f3"
+        case "rate": "185"
+        case "pitch": "50"
+        case "volume": "100"
+        default: "0"
+        }
+    }
+
+    private static func suggestion(for key: String) -> String {
+        let aliases = ["voice": "espeak", "speed": "rate", "wpm": "rate", "gap": "wordgap", "word_gap": "wordgap"]
+        if let alias = aliases[key.lowercased()] { return " (did you mean '\(alias)'?)" }
+        if let near = keys.first(where: { editDistance($0, key.lowercased()) <= 2 }) { return " (did you mean '\(near)'?)" }
+        return ""
+    }
+
+    /// Levenshtein distance between two strings, in characters.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
