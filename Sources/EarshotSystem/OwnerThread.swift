@@ -26,10 +26,12 @@ final class OwnerThread: @unchecked Sendable {
     func perform<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if Thread.current === thread { return try body() }
         let result: Result<T, E> = withoutActuallyEscaping(body) { escapable in
-            let box = ResultBox<T, E>()
+            // The queued job reaches `escapable` only through the box, which lets go of it before the
+            // caller resumes: the closure must not outlive this block.
+            let box = JobBox<T, E>(body: escapable)
             let done = DispatchSemaphore(value: 0)
             enqueue {
-                box.result = Result(catching: escapable)
+                box.run()
                 done.signal()
             }
             done.wait()
@@ -57,7 +59,16 @@ final class OwnerThread: @unchecked Sendable {
     }
 }
 
-/// Carries a job's result from the owner thread back to the waiting caller.
-private final class ResultBox<T, E: Error>: @unchecked Sendable {
-    var result: Result<T, E>?
+/// Carries a job's closure to the owner thread and its result back to the waiting caller.
+private final class JobBox<T, E: Error>: @unchecked Sendable {
+    private var body: (() throws(E) -> T)?
+    private(set) var result: Result<T, E>?
+
+    init(body: @escaping () throws(E) -> T) { self.body = body }
+
+    /// Runs the closure once and drops it.
+    func run() {
+        if let body { result = Result(catching: body) }
+        body = nil
+    }
 }
