@@ -1,14 +1,132 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
-/// The `earshot` command's entry point.
+/// The `earshot` command's entry point: finds the subcommand, parses its words, runs it, and turns
+/// the outcome into an exit status.
+///
+/// 1. No words: the overview goes to stderr, status 64.
+/// 2. `--help`/`-h`/`help`: the overview (or `help <command>`: that command's help) to stdout, 0.
+/// 3. `--version`: `earshot 0.1.0`, 0.
+/// 4. Otherwise the first word names a command; the rest is parsed with `ArgumentParser` against the
+///    command's signature and the command runs. See `ExitCode` for the statuses.
 public enum Earshot {
     /// The version `earshot --version` prints.
     public static let version = "0.1.0"
 
-    /// Runs the command line and exits with its status.
-    public static func main() {
-        exit(0)
+    /// One line under the program name in the overview.
+    public static let summary =
+        "Hear what a VoiceOver user hears: speak text and scenarios with the real espeak-ng."
+
+    /// Runs the process's command line and exits with its status.
+    public static func main() -> Never {
+        let context = CommandContext.standard(environment: ProcessInfo.processInfo.environment)
+        exit(run(Array(CommandLine.arguments.dropFirst()), context: context))
+    }
+
+    /// Runs one command line (without the program name) and returns the exit status.
+    public static func run(
+        _ words: [String], context: CommandContext, commands: [any Command] = CommandRegistry.commands
+    ) -> Int32 {
+        let program = context.program
+        guard let first = words.first else {
+            context.writeError(overview(program: program, commands: commands))
+            return ExitCode.usage
+        }
+        switch first {
+        case "--help", "-h":
+            context.writeOutput(overview(program: program, commands: commands))
+            return ExitCode.success
+        case "--version":
+            context.print("\(program) \(version)")
+            return ExitCode.success
+        case "help":
+            guard let name = words.dropFirst().first else {
+                context.writeOutput(overview(program: program, commands: commands))
+                return ExitCode.success
+            }
+            guard let command = commands.first(where: { $0.signature.name == name }) else {
+                return topLevelUsageError(unknownCommand(name, commands: commands), context: context)
+            }
+            context.writeOutput(command.signature.helpText(program: program))
+            return ExitCode.success
+        default:
+            break
+        }
+        if first.hasPrefix("-") {
+            let known = ["--help", "--version"]
+            let message =
+                Suggestion.closest(to: first, among: known).map {
+                    "unknown option '\(first)' (did you mean '\($0)'?)"
+                } ?? "unknown option '\(first)'"
+            return topLevelUsageError(UsageError(message), context: context)
+        }
+        guard let command = commands.first(where: { $0.signature.name == first }) else {
+            return topLevelUsageError(unknownCommand(first, commands: commands), context: context)
+        }
+        return run(command, words: Array(words.dropFirst()), context: context)
+    }
+
+    /// Parses and runs one command, mapping its errors to statuses.
+    static func run(_ command: any Command, words: [String], context: CommandContext) -> Int32 {
+        let signature = command.signature
+        do {
+            let parsed = try ArgumentParser.parse(words, for: signature)
+            if parsed.helpRequested {
+                context.writeOutput(signature.helpText(program: context.program))
+                return ExitCode.success
+            }
+            return try command.run(parsed, context: context)
+        } catch let error as UsageError {
+            context.printError("\(context.program) \(signature.name): error: \(error.message)")
+            context.printError("usage: \(signature.usageLine(program: context.program))")
+            context.printError("See '\(context.program) \(signature.name) --help'.")
+            return ExitCode.usage
+        } catch let failure as CommandFailure {
+            context.printError("\(context.program): error: \(failure.message)")
+            return failure.exitCode
+        } catch {
+            context.printError("\(context.program): error: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    /// The overview listing every command with its summary.
+    public static func overview(program: String = "earshot", commands: [any Command] = CommandRegistry.commands)
+        -> String
+    {
+        let rows = commands.map { ($0.signature.name, $0.signature.summary) } + [("help", "Show a command's help.")]
+        let width = rows.map(\.0.count).max() ?? 0
+        let listing = rows.map { name, summary in
+            "  " + name + String(repeating: " ", count: width - name.count + 3) + summary + "\n"
+        }.joined()
+        return """
+            OVERVIEW: \(summary)
+
+            USAGE: \(program) <command> [<arguments>...]
+                   \(program) --version
+
+            COMMANDS:
+            \(listing)
+            OPTIONS:
+              -h, --help   Show this help and exit.
+              --version    Print the version and exit.
+
+            See '\(program) help <command>' for a command's arguments and options.
+
+            """
+    }
+
+    private static func unknownCommand(_ name: String, commands: [any Command]) -> UsageError {
+        let names = commands.map(\.signature.name) + ["help"]
+        if let guess = Suggestion.closest(to: name, among: names) {
+            return UsageError("unknown command '\(name)' (did you mean '\(guess)'?)")
+        }
+        return UsageError("unknown command '\(name)'; commands: \(names.joined(separator: ", "))")
+    }
+
+    private static func topLevelUsageError(_ error: UsageError, context: CommandContext) -> Int32 {
+        context.printError("\(context.program): error: \(error.message)")
+        context.printError("usage: \(context.program) <command> [<arguments>...]")
+        context.printError("See '\(context.program) --help'.")
+        return ExitCode.usage
     }
 }

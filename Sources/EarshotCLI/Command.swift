@@ -1,0 +1,29 @@
+/// One `earshot` subcommand: what it accepts and what it does.
+///
+/// To add a command, write a type conforming to `Command` in its own file and add an instance to
+/// `CommandRegistry.commands`. The dispatcher parses the words after the subcommand with
+/// `ArgumentParser` against `signature`, prints `--help` itself, and maps errors to exit statuses:
+/// `UsageError` → 64 with the usage line, `CommandFailure` → its own status, anything else → 1.
+///
+/// ```swift
+/// struct EchoCommand: Command {
+///     let signature = CommandSignature(
+///         name: "echo", summary: "Print the words back.",
+///         arguments: [ArgumentSpec("words", arity: .zeroOrMore, help: "What to print.")])
+///
+///     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+///         context.print(arguments.arguments("words").joined(separator: " "))
+///         return ExitCode.success
+///     }
+/// }
+/// ```
+public protocol Command: Sendable {
+    /// The command's name, arguments, options and help text.
+    var signature: CommandSignature { get }
+
+    /// Runs the command and returns the process exit status.
+    ///
+    /// - Throws: `UsageError` for a bad argument value, `CommandFailure` to pick a status, or any
+    ///   error whose description is a sentence for the user.
+    func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32
+}

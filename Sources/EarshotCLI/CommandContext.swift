@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command writes and what it may read from its surroundings.
+///
+/// `standard` writes to the process's stdout and stderr; tests build a context whose writers
+/// collect the text instead, so commands run in-process without spawning.
+public struct CommandContext: Sendable {
+    /// Writes text to standard output (no newline added).
+    public var writeOutput: @Sendable (String) -> Void
+    /// Writes text to standard error (no newline added).
+    public var writeError: @Sendable (String) -> Void
+    /// The process environment (`EARSHOT_VOICES`, …).
+    public var environment: [String: String]
+    /// The program name used in messages and usage lines.
+    public var program: String
+
+    /// Creates a context.
+    public init(
+        writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+        environment: [String: String] = [:], program: String = "earshot"
+    ) {
+        self.writeOutput = writeOutput
+        self.writeError = writeError
+        self.environment = environment
+        self.program = program
+    }
+
+    /// The process's stdout, stderr and environment.
+    public static func standard(environment: [String: String]) -> CommandContext {
+        CommandContext(
+            writeOutput: { writeAll($0, to: STDOUT_FILENO) },
+            writeError: { writeAll($0, to: STDERR_FILENO) },
+            environment: environment)
+    }
+
+    /// Writes every byte of `text` to a descriptor with `write(2)` (unbuffered, so stdout and stderr
+    /// interleave in order); gives up silently if the reader has gone.
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { buffer in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+            }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Writes one line to standard output.
+    public func print(_ line: String) { writeOutput(line + "\n") }
+
+    /// Writes one line to standard error.
+    public func printError(_ line: String) { writeError(line + "\n") }
+}

@@ -1,0 +1,18 @@
+/// A command failed at run time with a message for the user and an exit status.
+///
+/// Any other error thrown from `Command.run` is printed with its description and exits with
+/// `ExitCode.failure` (1); throw this to choose the status (for example `ExitCode.scriptFailure`).
+public struct CommandFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, possibly several lines; printed after `earshot: error: `.
+    public var message: String
+    /// The process exit status.
+    public var exitCode: Int32
+
+    /// Creates a failure.
+    public init(_ message: String, exitCode: Int32 = ExitCode.failure) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,78 @@
+import EarshotAudio
+import EarshotCore
+import EarshotSystem
+
+/// `earshot say TEXT...`: speaks text with a voice profile, aloud through ALSA or into a WAV file.
+///
+/// With `-o FILE.wav` the audio is written atomically (a hidden temporary renamed into place, so a
+/// failure never leaves a partial file). Without it the audio plays on `--device` (ALSA's `default`
+/// unless given); when the device cannot be opened the error names the device and ALSA's reason and
+/// suggests `-o`, with status 1.
+public struct SayCommand: Command {
+    /// Creates the command.
+    public init() {}
+
+    public let signature = CommandSignature(
+        name: "say", summary: "Speak text aloud, or into a WAV file with -o.",
+        discussion: "The words are joined with spaces and spoken literally by espeak-ng (no markup).",
+        arguments: [ArgumentSpec("text", arity: .oneOrMore, help: "The words to speak.")],
+        options: [
+            VoiceOptions.voice,
+            .value("output", short: "o", valueName: "file.wav", help: "Write a 16-bit mono WAV file instead of playing."),
+            .value("device", valueName: "name", help: "ALSA playback device.", defaultValue: "default"),
+            VoiceOptions.voices,
+        ],
+        examples: [
+            "say Hello, world",
+            "say --voice expert -o hello.wav Hello, world",
+            "say --device null -- -5 degrees outside",
+        ])
+
+    public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let text = arguments.arguments("text").joined(separator: " ")
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            throw UsageError("nothing to say: <text> is empty")
+        }
+        let library = try VoiceOptions.library(arguments, context: context)
+        let profile = try VoiceOptions.profile(arguments, in: library)
+        let synthesizer = try VoiceOptions.synthesizer(for: library)
+        try synthesizer.validate(profile)
+
+        if let output = arguments.value("output") {
+            // Created before synthesis so an unwritable folder fails at once; removed on any failure.
+            let writer = try WAVWriter(path: output, sampleRate: synthesizer.sampleRate)
+            let speech = try synthesizer.synthesize(text, voice: profile)
+            try writer.append(speech.samples)
+            try writer.finish()
+            context.print(
+                "Wrote \(output): \(speech.duration), \(speech.sampleRate) Hz, voice \(profile.name)")
+            return ExitCode.success
+        }
+
+        let deviceName = arguments.value("device") ?? "default"
+        let device: PCMDevice
+        do {
+            device = try PCMDevice(device: deviceName, sampleRate: synthesizer.sampleRate)
+        } catch {
+            throw CommandFailure(Self.noDeviceMessage(deviceName, error: error, text: text))
+        }
+        let speech = try synthesizer.synthesize(text, voice: profile)
+        do {
+            try device.play(speech.samples)
+        } catch {
+            throw CommandFailure("playback on audio device '\(deviceName)' failed: \(error.message)")
+        }
+        return ExitCode.success
+    }
+
+    /// `cannot open audio device 'X': No such file or directory` plus the `-o` suggestion.
+    static func noDeviceMessage(_ device: String, error: ALSAError, text: String) -> String {
+        var message = "cannot open audio device '\(device)': \(error.message)"
+        if !error.detail.isEmpty { message += " (ALSA: \(error.detail))" }
+        let words = text.split(separator: " ").prefix(4).joined(separator: " ")
+        let quoted = words.contains("'") ? words : "'\(words)\(text.count > words.count ? " …" : "")'"
+        return message + "\n"
+            + "No sound card here? Write a WAV file instead: earshot say -o speech.wav \(quoted)\n"
+            + "(or choose another device with --device; `aplay -L` lists them)"
+    }
+}
