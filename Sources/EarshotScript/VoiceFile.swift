@@ -122,9 +122,10 @@ public enum VoiceFile {
                 continue
             }
             if character == "\"" {
-                let rest = String(characters[(index + 1)...]).trimmingCharacters(in: .whitespaces)
-                if !rest.isEmpty && !rest.hasPrefix("#") {
-                    throw fail(column + index + 1, "unexpected text after the closing quote")
+                var next = index + 1
+                while next < characters.count, characters[next].isWhitespace { next += 1 }
+                if next < characters.count && characters[next] != "#" {
+                    throw fail(column + next, "unexpected text after the closing quote")
                 }
                 return result
             }
