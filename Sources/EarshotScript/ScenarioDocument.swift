@@ -1,0 +1,106 @@
+import EarshotCore
+
+/// A parsed scenario script: header, screens, data, media, app reactions, the timeline and the checks.
+///
+/// Every node carries its `SourceLocation`. Element ids referenced anywhere have been checked against
+/// the screens; times on the timeline are resolved to absolute instants.
+public struct ScenarioDocument: Sendable {
+    /// The path given to the parser.
+    public var path: String
+    /// Title, pattern, variant, profile and settings.
+    public var header: ScenarioHeader
+    /// The screens in declaration order; the first is on screen when the scenario starts.
+    public var screens: [ScenarioScreen]
+    /// Lookup tables for `{TABLE ID}` interpolations.
+    public var dataTables: [ScenarioDataTable]
+    /// Media with narration and an optional caption track.
+    public var media: [ScenarioMedia]
+    /// What the app does when the user types in, activates or focuses an element.
+    public var reactions: [ScenarioReaction]
+    /// Timed user and app events, sorted by time (ties keep source order).
+    public var timeline: [ScenarioTimedEvent]
+    /// The `check` blocks, in source order.
+    public var checks: [ScenarioCheck]
+    /// The latest instant the script mentions: its last timed line, `wait`, repetition or `duration`.
+    /// The run should last at least until then (and until speech has settled).
+    public var endTime: Instant
+
+    /// Every element id declared on any screen, in declaration order (repeats expanded).
+    public var elementIDs: [String] {
+        screens.flatMap { $0.elements.flatMap(\.allIDs) }
+    }
+
+    /// The data table with a name, if declared.
+    public func dataTable(named name: String) -> ScenarioDataTable? { dataTables.first { $0.name == name } }
+
+    /// The media with a name, if declared.
+    public func media(named name: String) -> ScenarioMedia? { media.first { $0.name == name } }
+}
+
+/// The script's header lines.
+public struct ScenarioHeader: Sendable {
+    /// `title "…"`: one line describing the scenario.
+    public var title: String
+    /// `pattern NAME`: the card's file name without extension, e.g. `announcement-spam`.
+    public var pattern: String
+    /// `variant before|after`.
+    public var variant: ScenarioVariant
+    /// `says-different "…"`: what should sound different between before and after, if given.
+    public var saysDifferent: String?
+    /// `profile …`: whose experience is simulated (default VoiceOver).
+    public var profile: ScenarioProfileKind
+    /// Profile settings given in the header; `nil` means the profile's documented default.
+    public var settings: ScenarioSettings
+    /// The `title` line's location.
+    public var location: SourceLocation
+}
+
+/// Whether a script shows the bug or the fix.
+public enum ScenarioVariant: String, Hashable, Sendable, CaseIterable {
+    /// The card's Before code: its checks must fail.
+    case before
+    /// The card's Fix: its checks must pass.
+    case after
+}
+
+/// The user profile a scenario simulates (the Check blocks' `Profile:` line).
+public enum ScenarioProfileKind: String, Hashable, Sendable, CaseIterable {
+    /// VoiceOver (the default).
+    case voiceover
+    /// Switch Control auto-scan: each highlighted element is spoken.
+    case switchControl = "switch-control"
+    /// Sound off: no media or app sounds are heard; only visible text counts.
+    case soundOff = "sound-off"
+    /// Closed Captions + SDH on in system settings.
+    case captions
+}
+
+/// What VoiceOver says when the user types (SPEECH-MODEL V11).
+public enum ScenarioTypingFeedback: String, Hashable, Sendable, CaseIterable {
+    case characters, words, both, none
+}
+
+/// Profile settings a header may give. Each `nil` leaves the engine's documented default.
+public struct ScenarioSettings: Hashable, Sendable {
+    /// `network wifi|3g|…`: selects the `on NETWORK` delay of every `load`.
+    public var network: String?
+    /// `voice NAME`: the listening voice profile (a `Voices/NAME.voice` file).
+    public var voice: String?
+    /// `hints on|off`.
+    public var hints: Bool?
+    /// `typing-feedback characters|words|both|none`.
+    public var typingFeedback: ScenarioTypingFeedback?
+    /// `poll 1s`: the `updatesFrequently` poll interval (V10).
+    public var pollInterval: Span?
+    /// `hint-delay 400ms` (V12).
+    public var hintDelay: Span?
+    /// `focus-read-preempts-announcements on|off` (V13).
+    public var focusReadPreemptsAnnouncements: Bool?
+    /// `scan-step 1s`: Switch Control's auto-scan step time.
+    public var scanStep: Span?
+    /// `duration 60s`: run at least this long.
+    public var duration: Span?
+
+    /// No settings given.
+    public init() {}
+}
