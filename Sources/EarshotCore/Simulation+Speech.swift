@@ -1,0 +1,161 @@
+extension Simulation {
+    /// Asks the channel to speak; the profile's rule table decides what happens.
+    @discardableResult
+    func speak(
+        _ text: String, kind: UtteranceKind, request: SpeechRequest, priority: Priority = .default,
+        queued: Bool = false, elementID: String? = nil, cause: String
+    ) -> UtteranceID {
+        let id = timeline.utterances.count
+        let utterance = Utterance(
+            id: id, text: text, kind: kind, priority: priority, queued: queued, elementID: elementID, cause: cause,
+            requestedAt: now)
+        guard profile.technology != .none else {
+            timeline.utterances.append(
+                UtteranceRecord(
+                    utterance: utterance, voice: voice, rule: "-",
+                    outcome: .dropped(at: now, reason: .speechOff, by: nil)))
+            return id
+        }
+        let (decision, effects) = channel.request(utterance, as: request, settings: profile.voiceOver)
+        timeline.utterances.append(UtteranceRecord(utterance: utterance, voice: voice, rule: decision.rule))
+        apply(effects)
+        return id
+    }
+
+    /// Performs the channel's effects, in order.
+    func apply(_ effects: [ChannelEffect]) {
+        for effect in effects {
+            switch effect {
+            case .start(let utterance): start(utterance)
+            case .cut(let utterance, let interruption): cut(utterance, by: interruption)
+            case .drop(let utterance, let reason, let by):
+                timeline.utterances[utterance.id].outcome = .dropped(at: now, reason: reason, by: by)
+                if utterance.isAppAnnouncement, profile.voiceOver.notifyDroppedQueued {
+                    didFinish(utterance, success: false)
+                }
+            }
+        }
+    }
+
+    private func start(_ utterance: Utterance) {
+        disarmHint()
+        let timing: SpeechTiming
+        do {
+            timing = try speech.timing(for: utterance.text, voice: voice)
+        } catch {
+            failure = failure ?? error
+            timeline.utterances[utterance.id].outcome = .dropped(at: now, reason: .scenarioEnded, by: nil)
+            apply(channel.currentFinished())
+            return
+        }
+        timeline.utterances[utterance.id].timing = timing
+        timeline.utterances[utterance.id].outcome = .speaking(start: now)
+        let startedAt = now
+        let timer = scheduler.schedule(at: startedAt + timing.duration) { [unowned self] in
+            finished(utterance, startedAt: startedAt)
+        }
+        speakingEnd = (utterance.id, timer)
+        onSignal?(.started(timeline.utterances[utterance.id]))
+    }
+
+    private func cut(_ utterance: Utterance, by interruption: Interruption) {
+        guard case .speaking(let start) = timeline.utterances[utterance.id].outcome else { return }
+        if let speakingEnd, speakingEnd.id == utterance.id { scheduler.cancel(speakingEnd.timer) }
+        speakingEnd = nil
+        let heardFrames = (now - start).nanoseconds == 0 ? 0 : now.frame(atRate: speech.sampleRate)
+            - start.frame(atRate: speech.sampleRate)
+        if let timing = timeline.utterances[utterance.id].timing {
+            timeline.utterances[utterance.id].cutPoint = timing.cut(afterFrames: heardFrames)
+        }
+        timeline.utterances[utterance.id].outcome = .interrupted(start: start, cut: now, by: interruption)
+        onSignal?(.cut(utterance.id, heardFrames: heardFrames))
+        if utterance.isAppAnnouncement { didFinish(utterance, success: false) }
+    }
+
+    private func finished(_ utterance: Utterance, startedAt: Instant) {
+        speakingEnd = nil
+        timeline.utterances[utterance.id].outcome = .spoken(start: startedAt, end: now)
+        onSignal?(.finished(utterance.id))
+        if utterance.isAppAnnouncement { didFinish(utterance, success: true) }
+        if [.focusRead, .screenChange, .layoutChange].contains(utterance.kind), let id = utterance.elementID,
+            id == focusedID, let element = screen.element(id)
+        {
+            armHint(for: element)
+        }
+        apply(channel.currentFinished())
+    }
+
+    private func didFinish(_ utterance: Utterance, success: Bool) {
+        record(.announcementDidFinish(utterance: utterance.id, text: utterance.text, wasSuccessful: success))
+    }
+
+    // MARK: Hints (V12)
+
+    private func armHint(for element: AccessibilityElement) {
+        let action = hint.focusReadFinished(elementID: element.id, hint: element.hint, at: now, settings: profile.voiceOver)
+        guard case .arm(let deadline, _, let generation) = action else { return }
+        hintTimer = scheduler.schedule(at: deadline) { [unowned self] in
+            hintTimer = nil
+            if case .speak(let text, let id) = hint.fired(generation: generation) {
+                speak(text, kind: .hint, request: .hint, elementID: id, cause: "hint of \(id)")
+            }
+        }
+    }
+
+    func disarmHint() {
+        if case .disarm = hint.disarm(), let hintTimer { scheduler.cancel(hintTimer) }
+        hintTimer = nil
+    }
+
+    // MARK: Polling (V10)
+
+    func startPolling(_ element: AccessibilityElement) {
+        let machine = Poller(label: element.label, value: element.value)
+        let id = element.id
+        let timer = scheduler.scheduleRepeating(
+            every: profile.voiceOver.pollInterval, startingAt: now + profile.voiceOver.pollInterval
+        ) { [unowned self] in pollTick(id) }
+        poll = (machine, id, timer)
+    }
+
+    func stopPolling() {
+        if let poll { scheduler.cancel(poll.timer) }
+        poll = nil
+    }
+
+    private func pollTick(_ id: String) {
+        guard var current = poll, current.elementID == id, let element = screen.element(id) else { return }
+        let busy = channel.current != nil
+        let action = current.machine.tick(label: element.label, value: element.value, channelBusy: busy)
+        poll = current
+        switch action {
+        case .speak(let text):
+            speak(text, kind: .poll, request: .poll, elementID: id, cause: "poll of \(id)")
+        case .skipBusy:
+            // The tick is skipped; it is recorded as a dropped poll so nothing silently disappears.
+            let latest = element.value.isEmpty ? element.label : element.value
+            speak(latest, kind: .poll, request: .poll, elementID: id, cause: "poll of \(id)")
+        case .unchanged:
+            break
+        }
+    }
+
+    // MARK: Switch Control scan
+
+    func startScan() {
+        scanTimer = scheduler.scheduleRepeating(every: profile.scanStep, startingAt: .zero) { [unowned self] in
+            scanStep()
+        }
+    }
+
+    private func scanStep() {
+        let order = screen.navigationOrder
+        guard !order.isEmpty else { return }
+        let current = scanHighlightID.flatMap { id in order.firstIndex { $0.id == id } }
+        let next = current.map { ($0 + 1) % order.count } ?? 0
+        let element = order[next]
+        scanHighlightID = element.id
+        record(.scanHighlight(elementID: element.id))
+        speak(phrase(element, in: order), kind: .scan, request: .focusMove, elementID: element.id, cause: "scan")
+    }
+}

@@ -1,0 +1,249 @@
+/// Something that wants to know, as it happens, when speech starts and stops: live playback.
+public enum SpeechSignal: Sendable {
+    /// An utterance starts now; its full timing is known.
+    case started(UtteranceRecord)
+    /// An utterance was cut now, after `heardFrames` frames.
+    case cut(UtteranceID, heardFrames: Int)
+    /// An utterance ended on its own now.
+    case finished(UtteranceID)
+    /// A non-speech event happened now.
+    case event(TimelineEvent)
+}
+
+/// The one engine: a discrete-event simulation of a screen reader listening to an app and a user.
+///
+/// It owns the scheduler, the accessibility tree, the VoiceOver cursor, the speech channel, the app's
+/// reactions and the policy state machines (debounce, poller, hint timer, Switch Control scan), and it writes
+/// the timeline. Headless runs, WAV rendering and live playback all drive this class; none has its own rules.
+/// Inputs are applied at the scheduler's current instant; schedule them with `schedule(_:at:)` and move time
+/// with `advance(to:)`.
+public final class Simulation {
+    /// The scheduler whose clock is the simulation's clock.
+    public let scheduler = Scheduler()
+    /// The simulated user.
+    public let profile: UserProfile
+    /// The voice VoiceOver speaks with.
+    public let voice: VoiceProfile
+    /// Where durations and word starts come from.
+    public let speech: SpeechLibrary
+    /// What happened so far.
+    public internal(set) var timeline = Timeline()
+    /// The screen now.
+    public internal(set) var screen: Screen
+    /// The element VoiceOver focus is on.
+    public internal(set) var focusedID: String?
+    /// Receives speech starts, cuts and ends as they happen (live mode).
+    public var onSignal: ((SpeechSignal) -> Void)?
+
+    var screens: [String: Screen]
+    var tables: [String: [String: String]]
+    var reactions: [AppTrigger: [[AppAction]]] = [:]
+    var channel = SpeechChannel()
+    var speakingEnd: (id: UtteranceID, timer: TimerID)?
+    var debouncers: [String: (machine: Debouncer, timer: TimerID?)] = [:]
+    var poll: (machine: Poller, elementID: String, timer: TimerID)?
+    var hint = HintTimer()
+    var hintTimer: TimerID?
+    var scanTimer: TimerID?
+    var scanHighlightID: String?
+    var failure: (any Error)?
+
+    /// Creates a simulation of `screens` (the first is shown at the start).
+    public init(
+        screens: [Screen], profile: UserProfile = .voiceOver, voice: VoiceProfile = .standard,
+        speech: SpeechLibrary, tables: [String: [String: String]] = [:], reactions: [AppReaction] = []
+    ) {
+        precondition(!screens.isEmpty, "a simulation needs a screen")
+        self.profile = profile
+        self.voice = voice
+        self.speech = speech
+        self.screen = screens[0]
+        self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.tables = tables
+        for reaction in reactions { self.reactions[reaction.trigger, default: []].append(reaction.actions) }
+        timeline.sampleRate = speech.sampleRate
+        timeline.profileName = profile.name
+        timeline.screens.append((.zero, screen))
+        if profile.technology == .switchControl { startScan() }
+    }
+
+    /// The current instant.
+    public var now: Instant { scheduler.now }
+
+    // MARK: Driving
+
+    /// Schedules a user action.
+    public func schedule(_ action: UserAction, at instant: Instant) {
+        scheduler.schedule(at: instant) { [unowned self] in perform(action) }
+    }
+
+    /// Schedules app actions.
+    public func schedule(_ actions: [AppAction], at instant: Instant) {
+        scheduler.schedule(at: instant) { [unowned self] in run(actions, origin: instant) }
+    }
+
+    /// Moves the clock to `instant`, running everything due; rethrows a synthesizer failure.
+    public func advance(to instant: Instant) throws {
+        scheduler.advance(to: instant)
+        if let failure { throw failure }
+    }
+
+    /// Moves the clock forward by `span`.
+    public func advance(by span: Span) throws { try advance(to: now + span) }
+
+    /// Ends the run at `instant`: speech still sounding is cut, the queue dropped, timers stopped.
+    public func finish(at instant: Instant) throws {
+        try advance(to: instant)
+        apply(channel.stopAll(cause: "scenario ended", reason: .scenarioEnded))
+        if let speakingEnd { scheduler.cancel(speakingEnd.timer) }
+        speakingEnd = nil
+        stopPolling()
+        if let scanTimer { scheduler.cancel(scanTimer) }
+        if let hintTimer { scheduler.cancel(hintTimer) }
+        timeline.end = instant
+        timeline.events.sort { $0.at < $1.at }
+    }
+
+    /// Performs a user action now.
+    public func perform(_ action: UserAction) {
+        record(.user(action))
+        switch action {
+        case .swipeNext, .swipePrevious:
+            let order = screen.navigationOrder
+            guard !order.isEmpty else { return }
+            let current = focusedID.flatMap { id in order.firstIndex { $0.id == id } }
+            let next: Int
+            if action == .swipeNext {
+                next = current.map { min($0 + 1, order.count - 1) } ?? 0
+            } else {
+                next = current.map { max($0 - 1, 0) } ?? 0
+            }
+            if let current, current == next { return }  // VoiceOver's boundary "bonk": no movement
+            moveFocus(to: order[next].id, request: .focusMove, kind: .focusRead, cause: describe(action))
+        case .focus(let id):
+            guard screen.isExposed(id) else { return }
+            moveFocus(to: id, request: .focusMove, kind: .focusRead, cause: describe(action))
+        case .activate(let explicit):
+            guard let id = explicit ?? focusedID, screen.isExposed(id) else { return }
+            activate(id)
+        case .type(let character):
+            guard let id = focusedID, let element = screen.element(id), element.traits.isTextEntry else { return }
+            updateScreen(id) { $0.value.append(character) }
+            echoTyping(character, into: id)
+            let reactionsNow = reactions[.typed(in: id)] ?? []
+            for actions in reactionsNow {
+                scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in
+                    run(actions, origin: now)
+                }
+            }
+        }
+    }
+
+    /// Runs app actions now (`post` in the headless API).
+    public func run(_ actions: [AppAction], origin: Instant, iteration: Int = 1) {
+        for action in actions { run(action, origin: origin, iteration: iteration) }
+    }
+
+    // MARK: Focus
+
+    func moveFocus(to id: String, request: SpeechRequest, kind: UtteranceKind, cause: String, spokenText: String? = nil) {
+        let previous = focusedID
+        focusedID = id
+        let order = screen.navigationOrder
+        let index = order.firstIndex { $0.id == id }
+        record(.focus(from: previous, to: id, index: index, cause: cause))
+        stopPolling()
+        disarmHint()
+        guard let element = screen.element(id) else { return }
+        let text = spokenText ?? phrase(element, in: order)
+        speak(text, kind: kind, request: request, elementID: id, cause: cause)
+        if element.traits.contains(.updatesFrequently) { startPolling(element) }
+        for actions in reactions[.focused(id)] ?? [] { run(actions, origin: now) }
+    }
+
+    func phrase(_ element: AccessibilityElement, in order: [AccessibilityElement]) -> String {
+        guard element.traits.contains(.tab) else { return element.spokenDescription() }
+        let tabs = order.filter { $0.traits.contains(.tab) }
+        let position = tabs.firstIndex { $0.id == element.id }.map { (index: $0 + 1, count: tabs.count) }
+        return element.spokenDescription(position: position)
+    }
+
+    func activate(_ id: String) {
+        if let element = screen.element(id), let state = element.switchState {
+            let flipped: SwitchState = state == .on ? .off : .on
+            updateScreen(id) { $0.switchState = flipped }
+            speak(flipped.rawValue, kind: .valueEcho, request: .valueEcho, elementID: id, cause: "activate \(id)")
+        }
+        for actions in reactions[.activated(id)] ?? [] {
+            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now) }
+        }
+    }
+
+    /// [SET] When the focused element disappears, VoiceOver lands on the element now at the same place in the
+    /// reading order (the last one if the list got shorter) and reads it. SPEECH-MODEL does not pin this down;
+    /// the skeleton-noise card's "focus jumps" is what it lets a check see.
+    func refocusIfLost(previousIndex: Int?) {
+        guard let id = focusedID, !screen.isExposed(id) else { return }
+        record(.focusLost(elementID: id))
+        let order = screen.navigationOrder
+        guard !order.isEmpty else {
+            focusedID = nil
+            stopPolling()
+            record(.focus(from: id, to: nil, index: nil, cause: "focused element disappeared"))
+            return
+        }
+        let index = min(previousIndex ?? 0, order.count - 1)
+        moveFocus(to: order[index].id, request: .focusMove, kind: .focusRead, cause: "focused element disappeared")
+    }
+
+    // MARK: Typing
+
+    func echoTyping(_ character: Character, into id: String) {
+        let feedback = profile.voiceOver.typingFeedback
+        let cause = "type \"\(character)\" into \(id)"
+        let isWordEnd = character.isWhitespace || character.isPunctuation
+        if feedback == .characters || feedback == .charactersAndWords {
+            let text = character == " " ? "space" : String(character)
+            speak(text, kind: .typingEcho, request: .typingEcho, elementID: id, cause: cause)
+        }
+        if (feedback == .words || feedback == .charactersAndWords), isWordEnd,
+            let value = screen.element(id)?.value
+        {
+            let word = value.dropLast().split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).last
+            if let word {
+                speak(String(word), kind: .typingEcho, request: .typingEcho, elementID: id, cause: cause)
+            }
+        }
+    }
+
+    // MARK: Tree changes
+
+    func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
+        let index = focusedID.flatMap { focused in screen.navigationOrder.firstIndex { $0.id == focused } }
+        guard screen.update(id, change) else { return }
+        timeline.screens.append((now, screen))
+        refocusIfLost(previousIndex: index)
+    }
+
+    func templateContext(origin: Instant, iteration: Int) -> TemplateContext {
+        TemplateContext(
+            element: { [unowned self] id in screen.element(id) }, tables: tables, elapsed: now - origin,
+            iteration: iteration)
+    }
+
+    func record(_ kind: TimelineEventKind) {
+        let event = TimelineEvent(at: now, kind: kind)
+        timeline.events.append(event)
+        onSignal?(.event(event))
+    }
+
+    func describe(_ action: UserAction) -> String {
+        switch action {
+        case .swipeNext: return "swipe next"
+        case .swipePrevious: return "swipe previous"
+        case .focus(let id): return "touch \(id)"
+        case .activate(let id): return "activate \(id ?? focusedID ?? "")"
+        case .type(let character): return "type \"\(character)\""
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Synthesizes lazily and caches by (text, voice): the engine asks for timings, renderers for audio.
+///
+/// Timings are kept for the whole run (they are small); audio is kept in a least-recently-used cache bounded in
+/// bytes, so a 1-hour render streams with bounded memory. A phrase like "Results updated" is synthesized once.
+public final class SpeechLibrary: @unchecked Sendable {
+    private struct Key: Hashable {
+        var text: String
+        var voice: VoiceProfile
+    }
+
+    /// The synthesizer behind the library.
+    public let synthesizer: any Synthesizer
+    /// The bound on cached audio, in bytes.
+    public let audioCacheLimit: Int
+    private let lock = NSLock()
+    private var timings: [Key: SpeechTiming] = [:]
+    private var audio: [Key: (speech: SynthesizedSpeech, lastUse: Int)] = [:]
+    private var audioBytes = 0
+    private var useCounter = 0
+    private var counters = Statistics()
+
+    /// How much work the library did.
+    public struct Statistics: Hashable, Sendable {
+        /// Calls made to the synthesizer.
+        public var synthesisCalls = 0
+        /// Frames the synthesizer produced.
+        public var synthesizedFrames = 0
+        /// Requests answered from a cache.
+        public var cacheHits = 0
+    }
+
+    /// Creates a library over a synthesizer.
+    public init(synthesizer: any Synthesizer, audioCacheLimit: Int = 64 << 20) {
+        self.synthesizer = synthesizer
+        self.audioCacheLimit = audioCacheLimit
+    }
+
+    /// Frames per second of all audio.
+    public var sampleRate: Int { synthesizer.sampleRate }
+
+    /// The work done so far.
+    public var statistics: Statistics { lock.withLock { counters } }
+
+    /// The full length and word starts of `text` spoken by `voice`.
+    public func timing(for text: String, voice: VoiceProfile) throws -> SpeechTiming {
+        let key = Key(text: text, voice: voice)
+        if let known = lock.withLock({ () -> SpeechTiming? in
+            let hit = timings[key]
+            if hit != nil { counters.cacheHits += 1 }
+            return hit
+        }) {
+            return known
+        }
+        let speech = try synthesizeAndStore(key, frameLimit: nil)
+        return SpeechTiming(text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+    }
+
+    /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else
+    /// synthesized only up to the limit.
+    public func audio(for text: String, voice: VoiceProfile, frameLimit: Int? = nil) throws -> [Int16] {
+        let key = Key(text: text, voice: voice)
+        let cached = lock.withLock { () -> SynthesizedSpeech? in
+            guard var entry = audio[key] else { return nil }
+            useCounter += 1
+            entry.lastUse = useCounter
+            audio[key] = entry
+            counters.cacheHits += 1
+            return entry.speech
+        }
+        if let cached {
+            return Array(cached.samples.prefix(frameLimit ?? cached.samples.count))
+        }
+        let speech = try synthesizeAndStore(key, frameLimit: frameLimit)
+        return Array(speech.samples.prefix(frameLimit ?? speech.samples.count))
+    }
+
+    private func synthesizeAndStore(_ key: Key, frameLimit: Int?) throws -> SynthesizedSpeech {
+        let speech = try synthesizer.synthesize(key.text, voice: key.voice, frameLimit: frameLimit)
+        lock.withLock {
+            counters.synthesisCalls += 1
+            counters.synthesizedFrames += speech.frameCount
+            guard !speech.stoppedEarly else { return }
+            timings[key] = SpeechTiming(
+                text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+            storeAudio(speech, for: key)
+        }
+        return speech
+    }
+
+    private func storeAudio(_ speech: SynthesizedSpeech, for key: Key) {
+        let bytes = speech.samples.count * 2
+        guard bytes <= audioCacheLimit else { return }
+        useCounter += 1
+        if let old = audio[key] { audioBytes -= old.speech.samples.count * 2 }
+        audio[key] = (speech, useCounter)
+        audioBytes += bytes
+        while audioBytes > audioCacheLimit, let oldest = audio.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            audioBytes -= oldest.value.speech.samples.count * 2
+            audio[oldest.key] = nil
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// How long an utterance lasts and where its words start, from the synthesizer.
+public struct SpeechTiming: Hashable, Sendable {
+    /// The text synthesized.
+    public var text: String
+    /// Frames of audio in full.
+    public var frameCount: Int
+    /// Frames per second.
+    public var sampleRate: Int
+    /// Word starts, in frame order.
+    public var words: [WordBoundary]
+
+    /// Creates a timing.
+    public init(text: String, frameCount: Int, sampleRate: Int, words: [WordBoundary]) {
+        self.text = text
+        self.frameCount = frameCount
+        self.sampleRate = sampleRate
+        self.words = words
+    }
+
+    /// The full duration.
+    public var duration: Span { Span.frames(frameCount, rate: sampleRate) }
+
+    /// The text of word `index`.
+    public func word(_ index: Int) -> String {
+        let scalars = Array(text.unicodeScalars)
+        let range = words[index].textRange.clamped(to: 0..<scalars.count)
+        return String(String.UnicodeScalarView(scalars[range]))
+    }
+
+    /// What a listener heard of this utterance when it is cut after `heardFrames` frames.
+    ///
+    /// The word a cut lands in is the last word starting at or before the cut (ENGINE-NOTES); it is "fully heard"
+    /// only if the next word had started too. The heard text runs to the end of the word the cut landed in.
+    public func cut(afterFrames heardFrames: Int) -> CutPoint {
+        let reached = words.lastIndex { $0.frame <= heardFrames }
+        guard let reached else {
+            return CutPoint(heardFrames: heardFrames, heardText: "", lastFullWord: nil, cutWord: nil,
+                            lostWords: words.indices.map(word))
+        }
+        let scalars = Array(text.unicodeScalars)
+        let end = min(words[reached].textRange.upperBound, scalars.count)
+        let heard = String(String.UnicodeScalarView(scalars[0..<end]))
+        let lastFull = reached > 0 ? word(reached - 1) : nil
+        return CutPoint(
+            heardFrames: heardFrames, heardText: heard, lastFullWord: lastFull, cutWord: word(reached),
+            lostWords: words.indices.filter { $0 >= reached }.map(word))
+    }
+}
+
+/// Where a cut landed in an utterance.
+public struct CutPoint: Hashable, Sendable {
+    /// Frames heard before the cut.
+    public var heardFrames: Int
+    /// The text up to the end of the word the cut landed in (what the transcript shows before `—`).
+    public var heardText: String
+    /// The last word heard in full, if any.
+    public var lastFullWord: String?
+    /// The word the cut landed in (partly heard), if any.
+    public var cutWord: String?
+    /// The words not heard in full: the cut word and everything after it.
+    public var lostWords: [String]
+}

@@ -1,0 +1,82 @@
+extension Timeline {
+    /// The human transcript: one line per thing heard or done, in time order; cut speech visibly cut.
+    ///
+    /// ```
+    ///   0.500s  ⌨ type "j"
+    ///   0.500s  echo          j—
+    ///                         ✂ 0.510s by announcement "Results updated"
+    ///   0.510s  announcement  Results updated  (0.510s–1.318s)
+    /// ```
+    public func transcript(includeDropped: Bool = true) -> String {
+        var lines: [(at: Instant, order: Int, text: String)] = []
+        var order = 0
+        func add(_ at: Instant, _ text: String) {
+            lines.append((at, order, text))
+            order += 1
+        }
+        for event in events {
+            if let text = Self.describe(event.kind) { add(event.at, text) }
+        }
+        for record in utterances {
+            let label = Self.label(record.utterance.kind).padding(toLength: 13, withPad: " ", startingAt: 0)
+            switch record.outcome {
+            case .spoken(let start, let end):
+                add(start, "\(label) \(record.utterance.text)  (\(start)–\(end))")
+            case .interrupted(let start, let cut, let by):
+                let heard = record.cutPoint?.heardText ?? ""
+                add(start, "\(label) \(heard)—  (\(start)–\(cut))")
+                add(cut, "\(String(repeating: " ", count: 13)) ✂ by \(by.description)")
+            case .dropped(let at, let reason, _) where includeDropped:
+                add(at, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
+            case .speaking(let start):
+                add(start, "\(label) \(record.utterance.text)  (\(start)–…)")
+            case .pending, .dropped:
+                break
+            }
+        }
+        lines.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        return lines.map { line in
+            let stamp = line.at.description
+            return String(repeating: " ", count: max(0, 8 - stamp.count)) + stamp + "  " + line.text
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// What the speech lines call each kind.
+    static func label(_ kind: UtteranceKind) -> String {
+        switch kind {
+        case .focusRead: return "🗣 read"
+        case .hint: return "🗣 hint"
+        case .announcement: return "🗣 announce"
+        case .screenChange: return "🗣 screen"
+        case .layoutChange: return "🗣 layout"
+        case .pageScrolled: return "🗣 scrolled"
+        case .poll: return "🗣 poll"
+        case .typingEcho: return "🗣 echo"
+        case .valueEcho: return "🗣 value"
+        case .scan: return "🗣 scan"
+        }
+    }
+
+    static func describe(_ kind: TimelineEventKind) -> String? {
+        switch kind {
+        case .user(let action):
+            switch action {
+            case .type(let character): return "⌨ type \"\(character)\""
+            case .swipeNext: return "👆 swipe next"
+            case .swipePrevious: return "👆 swipe previous"
+            case .focus(let id): return "👆 touch \(id)"
+            case .activate(let id): return "👆 activate \(id ?? "")"
+            }
+        case .app(let text): return "📱 \(text)"
+        case .focus(_, let to, _, let cause): return "◎ focus → \(to ?? "nothing") (\(cause))"
+        case .earcon(let name, _): return "♪ earcon \(name)"
+        case .sound(let name, let duration, let heard): return "♪ sound \(name) \(duration)" + (heard ? "" : " (muted)")
+        case .media(let track, let heard): return "▶ media \(track.name) \(track.duration)" + (heard ? "" : " (muted)")
+        case .caption(let text, let until): return "⎘ caption \"\(text)\" until \(until)"
+        case .visibleText(let text): return "▤ shows \"\(text)\""
+        case .announcementDidFinish(let id, _, let success): return "  didFinish #\(id) wasSuccessful: \(success)"
+        case .scanHighlight(let id): return "▣ scan highlights \(id)"
+        case .focusLost(let id): return "◎ focused \(id) disappeared"
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// One utterance and what became of it.
+public struct UtteranceRecord: Hashable, Sendable {
+    /// The request.
+    public var utterance: Utterance
+    /// The voice profile that speaks it.
+    public var voice: VoiceProfile
+    /// The rule that decided its fate when it was requested (`V1` …).
+    public var rule: String
+    /// What became of it.
+    public var outcome: Outcome
+    /// Its timing from the synthesizer, once it started.
+    public var timing: SpeechTiming?
+    /// Where it was cut, when it was.
+    public var cutPoint: CutPoint?
+
+    /// Creates a record.
+    public init(utterance: Utterance, voice: VoiceProfile, rule: String, outcome: Outcome = .pending) {
+        self.utterance = utterance
+        self.voice = voice
+        self.rule = rule
+        self.outcome = outcome
+    }
+
+    /// When it started speaking, if it did.
+    public var start: Instant? {
+        switch outcome {
+        case .speaking(let start), .spoken(let start, _), .interrupted(let start, _, _): return start
+        case .pending, .dropped: return nil
+        }
+    }
+
+    /// When its sound stopped (end or cut), if it started and stopped.
+    public var stop: Instant? {
+        switch outcome {
+        case .spoken(_, let end): return end
+        case .interrupted(_, let cut, _): return cut
+        default: return nil
+        }
+    }
+
+    /// True when it was cut.
+    public var wasInterrupted: Bool {
+        if case .interrupted = outcome { return true }
+        return false
+    }
+
+    /// True when it was spoken to the end.
+    public var wasSpoken: Bool {
+        if case .spoken = outcome { return true }
+        return false
+    }
+
+    /// What a listener heard: the whole text, the part before a cut, or nothing.
+    public var heardText: String {
+        switch outcome {
+        case .spoken: return utterance.text
+        case .interrupted: return cutPoint?.heardText ?? ""
+        default: return ""
+        }
+    }
+
+    /// Frames of audio heard.
+    public var heardFrames: Int {
+        switch outcome {
+        case .spoken: return timing?.frameCount ?? 0
+        case .interrupted: return cutPoint?.heardFrames ?? 0
+        default: return 0
+        }
+    }
+}
+
+/// A non-speech event on the timeline.
+public enum TimelineEventKind: Hashable, Sendable {
+    /// The user did something.
+    case user(UserAction)
+    /// The app did something (its description, e.g. `set results value "42 results"`).
+    case app(String)
+    /// VoiceOver focus moved (`to` nil: nowhere); `index` is the new position in reading order.
+    case focus(from: String?, to: String?, index: Int?, cause: String)
+    /// VoiceOver's screen-change earcon.
+    case earcon(name: String, duration: Span)
+    /// An app sound; `heard` is false with the sound off.
+    case sound(name: String, duration: Span, heard: Bool)
+    /// A media track started; `heard` is false with the sound off.
+    case media(MediaTrack, heard: Bool)
+    /// A caption shown until `until`.
+    case caption(text: String, until: Instant)
+    /// Text shown on screen.
+    case visibleText(String)
+    /// `announcementDidFinishNotification` with `wasSuccessful`.
+    case announcementDidFinish(utterance: UtteranceID, text: String, wasSuccessful: Bool)
+    /// Switch Control's scan highlighted an element.
+    case scanHighlight(elementID: String)
+    /// The element VoiceOver had focused disappeared.
+    case focusLost(elementID: String)
+}
+
+/// A timestamped non-speech event.
+public struct TimelineEvent: Hashable, Sendable {
+    /// When it happened.
+    public var at: Instant
+    /// What happened.
+    public var kind: TimelineEventKind
+
+    /// Creates an event.
+    public init(at: Instant, kind: TimelineEventKind) {
+        self.at = at
+        self.kind = kind
+    }
+}
+
+/// Everything that happened in a run: utterances with outcomes, non-speech events and the screen over time.
+public struct Timeline: Sendable {
+    /// Utterances in the order they were requested.
+    public var utterances: [UtteranceRecord] = []
+    /// Non-speech events in time order.
+    public var events: [TimelineEvent] = []
+    /// The screen after each change, from the start.
+    public var screens: [(at: Instant, screen: Screen)] = []
+    /// When the run ended.
+    public var end: Instant = .zero
+    /// The audio rate of all speech.
+    public var sampleRate: Int = 22050
+    /// The profile simulated.
+    public var profileName: String = "voiceover"
+
+    /// Creates an empty timeline.
+    public init() {}
+
+    /// The record of utterance `id`.
+    public func record(_ id: UtteranceID) -> UtteranceRecord? {
+        utterances.indices.contains(id) && utterances[id].utterance.id == id
+            ? utterances[id] : utterances.first { $0.utterance.id == id }
+    }
+
+    /// The screen as it was at `instant`.
+    public func screen(at instant: Instant) -> Screen? {
+        var low = 0
+        var high = screens.count
+        while low < high {
+            let mid = (low + high) / 2
+            if screens[mid].at <= instant { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? screens[low - 1].screen : nil
+    }
+
+    /// Utterances that produced sound, in start order.
+    public var heardUtterances: [UtteranceRecord] {
+        utterances.filter { $0.start != nil }.sorted { ($0.start ?? .zero, $0.utterance.id) < ($1.start ?? .zero, $1.utterance.id) }
+    }
+
+    /// Instants of the user's keystrokes.
+    public var keystrokes: [Instant] {
+        events.compactMap { event in
+            if case .user(.type) = event.kind { return event.at }
+            return nil
+        }
+    }
+}
