@@ -30,7 +30,8 @@ public enum VoiceFile {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw VoiceFileError(path: path, line: 0, column: 0, message: "cannot read the voice file (\(error.localizedDescription))")
+            throw VoiceFileError(
+                path: path, line: 0, column: 0, message: "cannot read the voice file (\(error.localizedDescription))")
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return try parse(text, name: name, path: path)
@@ -58,7 +59,9 @@ public enum VoiceFile {
             let valueColumn = position + 1
             var value = String(characters[position...])
             guard keys.contains(key) else {
-                throw fail(keyStart + 1, "unknown key '\(key)'\(suggestion(for: key)); known keys: \(keys.joined(separator: ", "))")
+                throw fail(
+                    keyStart + 1,
+                    "unknown key '\(key)'\(suggestion(for: key)); known keys: \(keys.joined(separator: ", "))")
             }
             if let first = seen[key] { throw fail(keyStart + 1, "duplicate key '\(key)' (first set on line \(first))") }
             seen[key] = number
@@ -78,7 +81,10 @@ public enum VoiceFile {
                 }
                 guard range.contains(number) else {
                     let unit = key == "rate" ? " words per minute" : ""
-                    throw fail(valueColumn, "\(key) \(number) is outside the allowed range \(range.lowerBound)...\(range.upperBound)\(unit)")
+                    throw fail(
+                        valueColumn,
+                        "\(key) \(number) is outside the allowed range \(range.lowerBound)...\(range.upperBound)\(unit)"
+                    )
                 }
                 switch key {
                 case "rate": profile.rate = number
@@ -94,7 +100,8 @@ public enum VoiceFile {
         }
         if seen["espeak"] == nil {
             throw VoiceFileError(
-                path: path, line: 1, column: 1, message: "missing required line `espeak <voice>` (for example `espeak en-us`)",
+                path: path, line: 1, column: 1,
+                message: "missing required line `espeak <voice>` (for example `espeak en-us`)",
                 sourceLine: lines.first.map(String.init) ?? "")
         }
         return profile
@@ -149,7 +156,9 @@ public enum VoiceFile {
     private static func suggestion(for key: String) -> String {
         let aliases = ["voice": "espeak", "speed": "rate", "wpm": "rate", "gap": "wordgap", "word_gap": "wordgap"]
         if let alias = aliases[key.lowercased()] { return " (did you mean '\(alias)'?)" }
-        if let near = keys.first(where: { editDistance($0, key.lowercased()) <= 2 }) { return " (did you mean '\(near)'?)" }
+        if let near = keys.first(where: { editDistance($0, key.lowercased()) <= 2 }) {
+            return " (did you mean '\(near)'?)"
+        }
         return ""
     }
 

@@ -24,7 +24,8 @@ public struct ALSAError: Error, Equatable, CustomStringConvertible {
         var text = "ALSA device '\(device)': \(operation) failed: \(message) (\(code))"
         if !detail.isEmpty { text += " — ALSA says: \(detail)" }
         if operation == "snd_pcm_open" {
-            text += ". Check the device name (`aplay -L` lists them); "
+            text +=
+                ". Check the device name (`aplay -L` lists them); "
                 + "without a sound card use `null`, or render to a WAV file instead."
         }
         return text

@@ -49,7 +49,9 @@ struct EspeakDataFolder: Equatable {
     /// A variant name espeak-ng can take after `+`: letters, digits, `-` and `_`.
     static func isVariantName(_ name: String) -> Bool {
         !name.isEmpty
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            }
     }
 
     /// The fingerprint of a set of variant files.
@@ -85,7 +87,8 @@ struct EspeakDataFolder: Equatable {
         let fingerprint = fingerprint(of: variants, systemPath: system)
         if variants.isEmpty { return EspeakDataFolder(path: system, customVariants: [], variantsFingerprint: "") }
         let path = NSTemporaryDirectory() + "/earshot-espeak-data-\(getuid())-\(fingerprint)"
-        let folder = EspeakDataFolder(path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint)
+        let folder = EspeakDataFolder(
+            path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint)
         if FileManager.default.fileExists(atPath: path + "/voices/!v") { return folder }
         do {
             try build(at: path, system: system, variants: variants)

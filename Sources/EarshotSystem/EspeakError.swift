@@ -38,7 +38,8 @@ public enum EspeakError: Error, Equatable, CustomStringConvertible {
                 + "Known variants include: \(sample)\(known.count > 12 ? ", …" : ""). "
                 + "Custom variants go in Voices/variants/."
         case .valueOutOfRange(let name, let value, let allowed, let profile):
-            return "voice profile '\(profile)': \(name) \(value) is outside \(allowed.lowerBound)...\(allowed.upperBound)"
+            return
+                "voice profile '\(profile)': \(name) \(value) is outside \(allowed.lowerBound)...\(allowed.upperBound)"
         case .synthesisFailed(let operation, let code, let message):
             return "espeak-ng \(operation) failed: \(message) (status 0x\(String(code, radix: 16)))"
         }

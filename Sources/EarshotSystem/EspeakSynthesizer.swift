@@ -72,7 +72,9 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         var words: [WordBoundary] = []
         let stopped = try synthesize(text, voice: voice, frameLimit: frameLimit) { chunk, events in
             samples.append(contentsOf: chunk)
-            for event in events where event.kind == .word { words.append(WordBoundary(frame: event.frame, textRange: event.textRange)) }
+            for event in events where event.kind == .word {
+                words.append(WordBoundary(frame: event.frame, textRange: event.textRange))
+            }
             return true
         }
         words.sort { $0.frame < $1.frame }
@@ -125,7 +127,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     private func checkRanges(_ profile: VoiceProfile) throws(EspeakError) {
         let checks: [(String, Int, ClosedRange<Int>)] = [
             ("rate", profile.rate, VoiceProfile.minimumRate...VoiceProfile.maximumRate),
-            ("pitch", profile.pitch, 0...100), ("volume", profile.volume, 0...200), ("wordgap", profile.wordGap, 0...1000),
+            ("pitch", profile.pitch, 0...100), ("volume", profile.volume, 0...200),
+            ("wordgap", profile.wordGap, 0...1000),
         ]
         for (name, value, allowed) in checks where !allowed.contains(value) {
             throw .valueOutOfRange(name: name, value: value, allowed: allowed, profile: profile.name)

@@ -55,7 +55,9 @@ public final class PCMDevice: @unchecked Sendable {
         let descriptor = earshot_eventfd_create()
         guard descriptor >= 0 else {
             earshot_pcm_close(pcm)
-            throw ALSAError(device: device, operation: "eventfd", code: Int(descriptor), message: String(cString: strerror(-descriptor)))
+            throw ALSAError(
+                device: device, operation: "eventfd", code: Int(descriptor),
+                message: String(cString: strerror(-descriptor)))
         }
         handle = pcm
         wakeDescriptor = descriptor

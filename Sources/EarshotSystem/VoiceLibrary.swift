@@ -62,7 +62,8 @@ public struct VoiceLibrary: Sendable {
         if let fromEnvironment = environment[environmentKey], !fromEnvironment.isEmpty { return fromEnvironment }
         var starts = [currentDirectory]
         if let executablePath {
-            starts.append(URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent().path)
+            starts.append(
+                URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent().path)
         }
         for start in starts {
             var folder = URL(fileURLWithPath: start).standardizedFileURL

@@ -17,9 +17,11 @@ import Testing
             description "Quoted \\"text\\" here"
             """
         let profile = try VoiceFile.parse(text, name: "test", path: "test.voice")
-        #expect(profile == VoiceProfile(
-            name: "test", espeakVoice: "en-gb", variant: "f3", rate: 220, pitch: 60, volume: 120, wordGap: 2,
-            description: "Quoted \"text\" here"))
+        #expect(
+            profile
+                == VoiceProfile(
+                    name: "test", espeakVoice: "en-gb", variant: "f3", rate: 220, pitch: 60, volume: 120, wordGap: 2,
+                    description: "Quoted \"text\" here"))
     }
 
     @Test func onlyEspeakIsRequiredAndTheRestDefaults() throws {
@@ -45,7 +47,8 @@ import Testing
             _ = try VoiceFile.parse(text, name: "bad", path: "Voices/bad.voice")
             Issue.record("accepted a bad file")
         } catch {
-            #expect(error.line == line && error.column == column, "at \(error.line):\(error.column) for \(error.message)")
+            #expect(
+                error.line == line && error.column == column, "at \(error.line):\(error.column) for \(error.message)")
             #expect(error.message.contains(message), "message: \(error.message)")
             #expect(error.description.hasPrefix("Voices/bad.voice:\(line):\(column): error: "))
         }
@@ -56,11 +59,12 @@ import Testing
             _ = try VoiceFile.parse("espeak en-us\nrate 500\n", name: "fast", path: "fast.voice")
             Issue.record("accepted rate 500")
         } catch {
-            #expect(error.description == """
-                fast.voice:2:6: error: rate 500 is outside the allowed range 80...449 words per minute
-                rate 500
-                     ^
-                """)
+            #expect(
+                error.description == """
+                    fast.voice:2:6: error: rate 500 is outside the allowed range 80...449 words per minute
+                    rate 500
+                         ^
+                    """)
         }
     }
 

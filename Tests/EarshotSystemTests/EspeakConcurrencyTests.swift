@@ -22,8 +22,9 @@ import Testing
         #expect(lengths.count == 8)
         for (frames, words, rms) in lengths {
             // In-process repetition drifts ~0.3 % (ENGINE-NOTES); interleaved calls would be far off.
-            #expect(abs(Double(frames - serial.frameCount)) <= Double(serial.frameCount) * 0.01,
-                    "parallel \(frames) frames vs serial \(serial.frameCount)")
+            #expect(
+                abs(Double(frames - serial.frameCount)) <= Double(serial.frameCount) * 0.01,
+                "parallel \(frames) frames vs serial \(serial.frameCount)")
             #expect(words == 20)
             #expect(rms > 500)
         }
@@ -37,7 +38,9 @@ import Testing
         let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for index in 0..<8 {
                 let rate = index.isMultiple(of: 2) ? 100 : 400
-                group.addTask { (rate, try synthesizer.synthesize(text, voice: SpeechFixtures.voice(rate: rate)).frameCount) }
+                group.addTask {
+                    (rate, try synthesizer.synthesize(text, voice: SpeechFixtures.voice(rate: rate)).frameCount)
+                }
             }
             var results: [(Int, Int)] = []
             for try await result in group { results.append(result) }
@@ -47,7 +50,9 @@ import Testing
             let expected = rate == 100 ? slow : fast
             // Measured: after an utterance at another rate espeak-ng's carried-over state shifts the length by
             // ~60 ms (~2 %); a mixed-up rate would be off by a factor of three or more.
-            #expect(abs(Double(frames - expected)) <= Double(expected) * 0.05, "\(rate) wpm gave \(frames), expected ~\(expected)")
+            #expect(
+                abs(Double(frames - expected)) <= Double(expected) * 0.05,
+                "\(rate) wpm gave \(frames), expected ~\(expected)")
         }
     }
 }

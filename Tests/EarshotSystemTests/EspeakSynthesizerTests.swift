@@ -62,7 +62,8 @@ import Testing
     @Test func chunkHandlerCanStopSynthesisMidUtterance() throws {
         let synthesizer = try SpeechFixtures.synthesizer()
         var received = 0
-        let stopped = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) { chunk, _ in
+        let stopped = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) {
+            chunk, _ in
             received += chunk.count
             return false
         }

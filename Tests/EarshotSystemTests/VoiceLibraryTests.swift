@@ -48,22 +48,28 @@ import Testing
 
         let walked = VoiceLibrary.locateDirectory(
             explicit: nil, environment: [:], currentDirectory: root + "/a/b/c", executablePath: nil)
-        #expect(walked.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-            == URL(fileURLWithPath: root + "/Voices").resolvingSymlinksInPath().path)
+        #expect(
+            walked.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+                == URL(fileURLWithPath: root + "/Voices").resolvingSymlinksInPath().path)
         let fromExecutable = VoiceLibrary.locateDirectory(
             explicit: nil, environment: [:], currentDirectory: "/", executablePath: root + "/a/b/earshot")
         #expect(fromExecutable?.hasSuffix("/Voices") == true)
         let fromEnvironment = VoiceLibrary.locateDirectory(
-            explicit: nil, environment: ["EARSHOT_VOICES": "/env/voices"], currentDirectory: root + "/a", executablePath: nil)
+            explicit: nil, environment: ["EARSHOT_VOICES": "/env/voices"], currentDirectory: root + "/a",
+            executablePath: nil)
         #expect(fromEnvironment == "/env/voices")
         let explicit = VoiceLibrary.locateDirectory(
-            explicit: "/my/voices", environment: ["EARSHOT_VOICES": "/env/voices"], currentDirectory: root, executablePath: nil)
+            explicit: "/my/voices", environment: ["EARSHOT_VOICES": "/env/voices"], currentDirectory: root,
+            executablePath: nil)
         #expect(explicit == "/my/voices")
-        #expect(VoiceLibrary.locateDirectory(explicit: nil, environment: [:], currentDirectory: "/", executablePath: nil) == nil)
+        #expect(
+            VoiceLibrary.locateDirectory(explicit: nil, environment: [:], currentDirectory: "/", executablePath: nil)
+                == nil)
     }
 
     private func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("earshot-voices-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("earshot-voices-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

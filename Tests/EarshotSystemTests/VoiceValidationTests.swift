@@ -53,7 +53,9 @@ import Testing
         #expect(speech.rms > 500)
         // Measured words per minute stays near the profile's nominal rate.
         let wordsPerMinute = 20 / speech.duration.seconds * 60
-        print("voice \(name): nominal \(profile.rate) wpm, 20 words in \(speech.duration), measured \(Int(wordsPerMinute)) wpm")
+        print(
+            "voice \(name): nominal \(profile.rate) wpm, 20 words in \(speech.duration), measured \(Int(wordsPerMinute)) wpm"
+        )
         #expect(wordsPerMinute > Double(profile.rate) * 0.6 && wordsPerMinute < Double(profile.rate) * 1.3)
     }
 
@@ -78,7 +80,8 @@ import Testing
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("variants"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("language variant\nname other\npitch 200 300\n".utf8).write(to: folder.appendingPathComponent("variants/other"))
+        try Data("language variant\nname other\npitch 200 300\n".utf8).write(
+            to: folder.appendingPathComponent("variants/other"))
         do {
             _ = try EspeakSynthesizer.shared(voicesDirectory: folder.path)
             Issue.record("a second set of variants was accepted")
@@ -86,6 +89,8 @@ import Testing
             #expect(error.description.contains("initialized only once"))
         }
         // The same folder again is fine.
-        #expect(try EspeakSynthesizer.shared(voicesDirectory: SpeechFixtures.voicesDirectory) === SpeechFixtures.synthesizer())
+        #expect(
+            try EspeakSynthesizer.shared(voicesDirectory: SpeechFixtures.voicesDirectory)
+                === SpeechFixtures.synthesizer())
     }
 }
