@@ -1,0 +1,98 @@
+import EarshotCLI
+import Foundation
+
+/// The package's root folder, from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// The package's Voices folder.
+let voicesFolder = packageRoot + "/Voices"
+
+/// What a run of `earshot` produced.
+struct RunResult: Sendable {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+/// Runs the built `earshot` executable as a subprocess.
+enum EarshotBinary {
+    /// The executable: `$EARSHOT_BINARY`, else next to the running test bundle (the build products
+    /// folder, whatever `--scratch-path` was), else `.build/debug/earshot` under the package.
+    static let path: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["EARSHOT_BINARY"], !explicit.isEmpty { return explicit }
+        var candidates: [String] = []
+        // /proc/self/exe is the test bundle executable on Linux (…/debug/EarshotPackageTests.xctest).
+        if let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: running).deletingLastPathComponent().path + "/earshot")
+        }
+        for bundle in [Bundle.main] + Bundle.allBundles {
+            let folder = bundle.bundleURL.deletingLastPathComponent().path
+            candidates.append(folder + "/earshot")
+            candidates.append(folder + "/../earshot")  // inside an .xctest bundle folder (macOS)
+        }
+        candidates.append(packageRoot + "/.build/debug/earshot")
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Runs `earshot` with `arguments`, Voices found through `EARSHOT_VOICES`, in `folder`.
+    static func run(_ arguments: [String], in folder: String? = nil) throws -> RunResult {
+        guard let path else { throw CocoaError(.fileNoSuchFile) }
+        let scratch = NSTemporaryDirectory() + "earshot-cli-run-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // Files rather than pipes: no deadlock however much either stream prints.
+        let outPath = scratch + "/out", errPath = scratch + "/err"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["EARSHOT_VOICES"] = voicesFolder
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: folder ?? scratch)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return RunResult(
+            status: process.terminationStatus,
+            output: try String(contentsOfFile: outPath, encoding: .utf8),
+            error: try String(contentsOfFile: errPath, encoding: .utf8))
+    }
+}
+
+/// A command context that collects what a command prints.
+final class CapturedContext: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outputText = ""
+    private var errorText = ""
+
+    var output: String { lock.withLock { outputText } }
+    var error: String { lock.withLock { errorText } }
+
+    var context: CommandContext {
+        CommandContext(
+            writeOutput: { text in self.lock.withLock { self.outputText += text } },
+            writeError: { text in self.lock.withLock { self.errorText += text } },
+            environment: ["EARSHOT_VOICES": voicesFolder])
+    }
+}
+
+/// A fresh folder for output files, removed by `remove()`.
+struct OutputFolder {
+    let path = NSTemporaryDirectory() + "earshot-cli-tests-" + UUID().uuidString
+
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+
+    var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
