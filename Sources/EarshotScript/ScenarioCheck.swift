@@ -45,7 +45,8 @@ public enum ScenarioAssertionKind: Sendable {
     /// `swipe reaches ID [WINDOW]` / `scan reaches ID [WINDOW]`: the user's swipes (or the Switch
     /// Control scan) land on the element at least once in the window.
     case reaches(ScenarioNavigation, element: String, window: ScenarioWindow?)
-    /// `element ID stays visible [WINDOW]`: the element is never hidden (nor removed) in the window.
+    /// `element ID stays visible [WINDOW]`: once the element is visible inside the window, it is not
+    /// hidden (nor removed) again before the window ends. An element never shown in the window fails.
     case staysVisible(element: String, window: ScenarioWindow?)
     /// `text visible "…"` / `text visible matching "re" [WINDOW]`: some visible text (a non-hidden
     /// element's label or value, a caption shown, `show text`) matches at some time in the window.

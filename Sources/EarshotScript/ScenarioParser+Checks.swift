@@ -144,6 +144,7 @@ extension ParserState {
         if cursor.accept("matching") { count.matching = try regex(&cursor) }
         if cursor.accept(["unless", "matching"]) { count.unlessMatching = try regex(&cursor) }
         count.window = try window(&cursor, line: line)
+        if count.unlessMatching == nil, cursor.accept(["unless", "matching"]) { count.unlessMatching = try regex(&cursor) }
         return count
     }
 
