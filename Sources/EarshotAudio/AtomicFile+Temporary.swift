@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension AtomicFile {
@@ -22,24 +22,24 @@ extension AtomicFile {
             write: { descriptor, bytes in
                 guard let base = bytes.baseAddress else { return 0 }
                 #if canImport(Glibc)
-                let written = Glibc.write(descriptor, base, bytes.count)
+                    let written = Glibc.write(descriptor, base, bytes.count)
                 #else
-                let written = Darwin.write(descriptor, base, bytes.count)
+                    let written = Darwin.write(descriptor, base, bytes.count)
                 #endif
                 return written >= 0 ? written : -Int(errno)
             },
             fsync: { descriptor in
                 #if canImport(Glibc)
-                Glibc.fsync(descriptor) == 0 ? 0 : -errno
+                    Glibc.fsync(descriptor) == 0 ? 0 : -errno
                 #else
-                Darwin.fsync(descriptor) == 0 ? 0 : -errno
+                    Darwin.fsync(descriptor) == 0 ? 0 : -errno
                 #endif
             },
             rename: { from, to in
                 #if canImport(Glibc)
-                Glibc.rename(from, to) == 0 ? 0 : -errno
+                    Glibc.rename(from, to) == 0 ? 0 : -errno
                 #else
-                Darwin.rename(from, to) == 0 ? 0 : -errno
+                    Darwin.rename(from, to) == 0 ? 0 : -errno
                 #endif
             })
     }

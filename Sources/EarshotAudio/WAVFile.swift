@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A WAV file read into memory as mono 16-bit samples.
@@ -56,7 +56,9 @@ public struct WAVFile: Hashable, Sendable {
             let body = offset + 8
             switch id {
             case "fmt ":
-                guard size >= 16, body + size <= bytes.count else { throw fail("truncated: the fmt chunk is cut short") }
+                guard size >= 16, body + size <= bytes.count else {
+                    throw fail("truncated: the fmt chunk is cut short")
+                }
                 format = try checkFormat(bytes, at: body, size: size, fail: fail)
             case "data":
                 guard let format else { throw fail("malformed: the data chunk comes before the fmt chunk") }
@@ -95,7 +97,8 @@ public struct WAVFile: Hashable, Sendable {
             throw fail("\(bits)-bit floating-point audio is not supported; \(conversionHint)")
         default:
             let name = compressedNames[tag].map { "\($0) " } ?? ""
-            throw fail("compressed audio (\(name)format 0x\(String(tag, radix: 16))) is not supported; \(conversionHint)")
+            throw fail(
+                "compressed audio (\(name)format 0x\(String(tag, radix: 16))) is not supported; \(conversionHint)")
         }
         guard channels == 1 || channels == 2 else {
             throw fail("\(channels) channels are not supported; convert to mono (e.g. sox in.wav -c 1 out.wav)")
@@ -135,9 +138,9 @@ public struct WAVFile: Hashable, Sendable {
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in
                 #if canImport(Glibc)
-                Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+                    Glibc.read(descriptor, buffer.baseAddress, buffer.count)
                 #else
-                Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+                    Darwin.read(descriptor, buffer.baseAddress, buffer.count)
                 #endif
             }
             if count == 0 { return result }

@@ -33,7 +33,8 @@ public struct OptionSpec: Hashable, Sendable {
     public static func value(
         _ long: String, short: Character? = nil, valueName: String, help: String, defaultValue: String? = nil
     ) -> OptionSpec {
-        OptionSpec(long: long, short: short, kind: .single(valueName: valueName), help: help, defaultValue: defaultValue)
+        OptionSpec(
+            long: long, short: short, kind: .single(valueName: valueName), help: help, defaultValue: defaultValue)
     }
 
     /// An option that may be given several times such as `--check <name>`.

@@ -18,7 +18,8 @@ public struct SayCommand: Command {
         arguments: [ArgumentSpec("text", arity: .oneOrMore, help: "The words to speak.")],
         options: [
             VoiceOptions.voice,
-            .value("output", short: "o", valueName: "file.wav", help: "Write a 16-bit mono WAV file instead of playing."),
+            .value(
+                "output", short: "o", valueName: "file.wav", help: "Write a 16-bit mono WAV file instead of playing."),
             .value("device", valueName: "name", help: "ALSA playback device.", defaultValue: "default"),
             VoiceOptions.voices,
         ],
@@ -55,6 +56,11 @@ public struct SayCommand: Command {
             device = try PCMDevice(device: deviceName, sampleRate: synthesizer.sampleRate)
         } catch {
             throw CommandFailure(Self.noDeviceMessage(deviceName, error: error, text: text))
+        }
+        guard device.sampleRate == synthesizer.sampleRate else {
+            throw CommandFailure(
+                "audio device '\(deviceName)' plays at \(device.sampleRate) Hz, not espeak-ng's "
+                    + "\(synthesizer.sampleRate) Hz; choose a device through ALSA's plug layer (e.g. plughw:0)")
         }
         let speech = try synthesizer.synthesize(text, voice: profile)
         do {

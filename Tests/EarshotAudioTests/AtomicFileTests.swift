@@ -4,7 +4,7 @@ import Testing
 @testable import EarshotAudio
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Atomic file")

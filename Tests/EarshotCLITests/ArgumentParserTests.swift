@@ -120,10 +120,11 @@ struct ArgumentParserTests {
         #expect(help.contains("  -h, --help"))
     }
 
-    @Test(arguments: [
-        ("--vocie", "--voice"), ("--voise", "--voice"), ("--devcie", "--device"), ("--v", nil),
-        ("--colour", nil), ("sya", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("--vocie", "--voice"), ("--voise", "--voice"), ("--devcie", "--device"), ("--v", nil),
+            ("--colour", nil), ("sya", nil),
+        ] as [(String, String?)])
     func suggestionsCatchTyposButNotUnrelatedWords(word: String, expected: String?) {
         #expect(Suggestion.closest(to: word, among: ["--voice", "--voices", "--device", "--output"]) == expected)
     }

@@ -43,7 +43,8 @@ enum EarshotBinary {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // Files rather than pipes: no deadlock however much either stream prints.
-        let outPath = scratch + "/out", errPath = scratch + "/err"
+        let outPath = scratch + "/out"
+        let errPath = scratch + "/err"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))

@@ -67,6 +67,13 @@ struct EarshotBinaryTests {
         #expect(result.error.contains("-o speech.wav"))
     }
 
+    @Test func sayWithoutOutputPlaysOnTheNamedDevice() throws {
+        // ALSA's `null` device needs no sound card and accepts every frame.
+        let result = try earshot("say", "--device", "null", "Hello")
+        #expect(result.status == 0, "stderr: \(result.error)")
+        #expect(result.error.isEmpty)
+    }
+
     @Test func sayIntoAFolderThatCannotExistFailsWithTheOSReasonAndLeavesNothing() throws {
         let folder = try OutputFolder()
         defer { folder.remove() }
@@ -106,7 +113,9 @@ struct EarshotBinaryTests {
     @Test func voicesListsEveryProfileWithAMeasuredRateNearItsSetting() throws {
         let result = try earshot("voices")
         #expect(result.status == 0, "stderr: \(result.error)")
-        let rows = result.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let rows = result.output.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
         #expect(rows.first?.prefix(4) == ["NAME", "ESPEAK", "RATE", "MEASURED"])
         var measured: [String: Double] = [:]
         for row in rows.dropFirst() where row.count >= 5 && row[4] == "wpm" {

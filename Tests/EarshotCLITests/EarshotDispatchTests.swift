@@ -4,7 +4,12 @@ import Testing
 
 /// A command whose behaviour the dispatcher tests choose.
 struct ScriptedCommand: Command {
-    enum Outcome: Sendable { case status(Int32), failure(CommandFailure), usage(UsageError), other }
+    enum Outcome: Sendable {
+        case status(Int32)
+        case failure(CommandFailure)
+        case usage(UsageError)
+        case other
+    }
     struct Plain: Error, CustomStringConvertible { var description: String { "something broke" } }
 
     let outcome: Outcome
