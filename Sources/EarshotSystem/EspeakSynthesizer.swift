@@ -8,6 +8,10 @@ import Foundation
 /// instance, ``shared(voicesDirectory:)``. Every espeak-ng call runs on its owner thread (1 MB+ stack,
 /// which espeak-ng's synthesis needs); callers on any thread submit work and wait for it. Text is spoken
 /// literally (UTF-8, no SSML), so `<`, `&` and quotes are read like any other character.
+///
+/// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
+/// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
+/// second call (ENGINE-NOTES).
 public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// Frames per second (22050 for espeak-ng's voices).
     public let sampleRate: Int
