@@ -34,10 +34,7 @@ public struct SayCommand: Command {
         guard text.contains(where: { !$0.isWhitespace }) else {
             throw UsageError("nothing to say: <text> is empty")
         }
-        let library = try VoiceOptions.library(arguments, context: context)
-        let profile = try VoiceOptions.profile(arguments, in: library)
-        let synthesizer = try VoiceOptions.synthesizer(for: library)
-        try synthesizer.validate(profile)
+        let (profile, synthesizer) = try VoiceOptions.resolve(arguments, context: context)
 
         if let output = arguments.value("output") {
             // Created before synthesis so an unwritable folder fails at once; removed on any failure.

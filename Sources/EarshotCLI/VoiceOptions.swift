@@ -40,6 +40,28 @@ public enum VoiceOptions {
         }
     }
 
+    /// The profile and synthesizer a speaking command uses.
+    ///
+    /// When neither `--voice` nor `--voices` is given and no Voices folder can be found (earshot run
+    /// outside the package with `EARSHOT_VOICES` unset), falls back to the built-in
+    /// `VoiceProfile.standard` with the system espeak-ng data, so `earshot say hello` works anywhere.
+    ///
+    /// - Throws: `UsageError` for an unknown voice, `VoiceLibraryError`, `EspeakError`.
+    public static func resolve(_ arguments: ParsedArguments, context: CommandContext) throws -> (
+        profile: VoiceProfile, synthesizer: EspeakSynthesizer
+    ) {
+        let found = VoiceLibrary.locateDirectory(
+            explicit: arguments.value(voices.long), environment: context.environment)
+        if found == nil, arguments.value(voice.long) == nil {
+            return (VoiceProfile.standard, try EspeakSynthesizer.shared(voicesDirectory: nil))
+        }
+        let library = try Self.library(arguments, context: context)
+        let profile = try Self.profile(arguments, in: library)
+        let synthesizer = try Self.synthesizer(for: library)
+        try synthesizer.validate(profile)
+        return (profile, synthesizer)
+    }
+
     /// The process's espeak-ng synthesizer, with the library's custom variants.
     ///
     /// - Throws: `EspeakError`.

@@ -37,7 +37,7 @@ enum EarshotBinary {
     }()
 
     /// Runs `earshot` with `arguments`, Voices found through `EARSHOT_VOICES`, in `folder`.
-    static func run(_ arguments: [String], in folder: String? = nil) throws -> RunResult {
+    static func run(_ arguments: [String], in folder: String? = nil, withVoices: Bool = true) throws -> RunResult {
         guard let path else { throw CocoaError(.fileNoSuchFile) }
         let scratch = NSTemporaryDirectory() + "earshot-cli-run-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -53,7 +53,7 @@ enum EarshotBinary {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["EARSHOT_VOICES"] = voicesFolder
+        environment["EARSHOT_VOICES"] = withVoices ? voicesFolder : nil
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: folder ?? scratch)
         process.standardOutput = out

@@ -74,6 +74,19 @@ struct EarshotBinaryTests {
         #expect(result.error.isEmpty)
     }
 
+    @Test func sayWithoutAVoicesFolderFallsBackToTheStandardVoice() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/standard.wav"
+        // Run from "/" without EARSHOT_VOICES: no Voices folder unless the executable sits in the package.
+        let result = try EarshotBinary.run(["say", "-o", path, "Hello"], in: "/", withVoices: false)
+        #expect(result.status == 0, "stderr: \(result.error)")
+        #expect(try WAVFile.read(path: path).durationSeconds > 0.2)
+        let voices = try EarshotBinary.run(["voices", "--voices", folder.path + "/none"], in: "/")
+        #expect(voices.status == 1)
+        #expect(voices.error.contains("cannot read the Voices folder \(folder.path)/none"))
+    }
+
     @Test func sayIntoAFolderThatCannotExistFailsWithTheOSReasonAndLeavesNothing() throws {
         let folder = try OutputFolder()
         defer { folder.remove() }
