@@ -55,11 +55,9 @@ struct ScriptLexer {
     mutating func lex(_ source: String) -> [ScriptLine] {
         var text = source
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        rawLines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var line = String(line)
-            if line.hasSuffix("\r") { line.removeLast() }
-            return line
-        }
+        // "\r\n" is one Character in Swift, so split on it explicitly.
+        rawLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+            .map(String.init)
         var flat: [ScriptLine] = []
         for (index, raw) in rawLines.enumerated() {
             if let line = lexLine(raw, number: index + 1) { flat.append(line) }
