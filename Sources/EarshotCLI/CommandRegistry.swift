@@ -6,6 +6,7 @@ public enum CommandRegistry {
     public static let commands: [any Command] = [
         SayCommand(),
         VoicesCommand(),
+        CheckCommand(),
     ]
 
     /// The command with `name`, if any.

@@ -170,6 +170,20 @@ public struct Screen: Hashable, Sendable {
         return apply(in: &elements)
     }
 
+    /// Every label and value a sighted user can read now (exposed elements only), for text-availability checks.
+    public var visibleTexts: Set<String> {
+        var texts: Set<String> = []
+        func walk(_ list: [AccessibilityElement]) {
+            for element in list where !element.isHidden {
+                if !element.label.isEmpty { texts.insert(element.label) }
+                if !element.value.isEmpty { texts.insert(element.value) }
+                walk(element.children)
+            }
+        }
+        walk(elements)
+        return texts
+    }
+
     /// Every id in the tree, in document order.
     public var allIDs: [String] {
         var ids: [String] = []

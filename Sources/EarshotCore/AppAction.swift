@@ -72,6 +72,8 @@ public indirect enum AppAction: Hashable, Sendable {
     case setLabel(String, TextTemplate)
     /// Set an element's `accessibilityValue`.
     case setValue(String, TextTemplate)
+    /// Set an element's `accessibilityHint`.
+    case setHint(String, TextTemplate)
     /// Hide or show an element's subtree.
     case setHidden(String, Bool)
     /// Add and remove traits.
@@ -88,6 +90,8 @@ public indirect enum AppAction: Hashable, Sendable {
     case debounce(key: String, delay: Span, actions: [AppAction])
     /// Run actions after a delay (`DispatchQueue.main.asyncAfter`, a network load).
     case after(Span, [AppAction])
+    /// Write a note on the timeline (a load starting or finishing), for checks that ask about it.
+    case note(String)
     /// Run actions every `period`, `count` times, the first after one period (a `Timer.publish`).
     case repeating(every: Span, count: Int, actions: [AppAction])
 }

@@ -34,6 +34,11 @@ public final class Scheduler {
         return heap.first?.deadline
     }
 
+    /// True when a task that runs once (not a repeating timer) is still pending.
+    public var hasPendingOneShot: Bool {
+        heap.contains { $0.period == nil && actions[$0.id] != nil }
+    }
+
     /// True when no task is pending.
     public var isIdle: Bool { nextDeadline == nil }
 

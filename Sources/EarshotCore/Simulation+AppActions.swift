@@ -43,6 +43,10 @@ extension Simulation {
             let text = template.evaluate(in: context)
             record(.app("set \(id) value \"\(text)\""))
             updateScreen(id) { $0.value = text }
+        case .setHint(let id, let template):
+            let text = template.evaluate(in: context)
+            record(.app("set \(id) hint \"\(text)\""))
+            updateScreen(id) { $0.hint = text }
         case .setHidden(let id, let hidden):
             record(.app("set \(id) hidden \(hidden)"))
             updateScreen(id) { $0.isHidden = hidden }
@@ -80,6 +84,8 @@ extension Simulation {
                 }
             }
             debouncers[key] = entry
+        case .note(let text):
+            record(.app(text))
         case .after(let delay, let actions):
             scheduler.schedule(after: delay) { [unowned self] in run(actions, origin: origin, iteration: iteration) }
         case .repeating(let period, let count, let actions):

@@ -143,7 +143,7 @@ extension Simulation {
     // MARK: Switch Control scan
 
     func startScan() {
-        scanTimer = scheduler.scheduleRepeating(every: profile.scanStep, startingAt: .zero) { [unowned self] in
+        scanTimer = scheduler.scheduleRepeating(every: profile.scanStep, startingAt: now) { [unowned self] in
             scanStep()
         }
     }

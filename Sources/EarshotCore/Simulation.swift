@@ -47,6 +47,7 @@ public final class Simulation {
     var scanTimer: TimerID?
     var scanHighlightID: String?
     var failure: (any Error)?
+    var refocusPending = false
 
     /// Creates a simulation of `screens` (the first is shown at the start).
     public init(
@@ -64,7 +65,6 @@ public final class Simulation {
         timeline.sampleRate = speech.sampleRate
         timeline.profileName = profile.name
         timeline.screens.append((.zero, screen))
-        if profile.technology == .switchControl { startScan() }
     }
 
     /// The current instant.
@@ -77,10 +77,13 @@ public final class Simulation {
         scheduler.schedule(at: instant) { [unowned self] in perform(action) }
     }
 
-    /// Schedules app actions.
-    public func schedule(_ actions: [AppAction], at instant: Instant) {
-        scheduler.schedule(at: instant) { [unowned self] in run(actions, origin: instant) }
+    /// Schedules app actions; `origin` and `iteration` feed `{clock}`, `{countdown}` and `{n}`.
+    public func schedule(_ actions: [AppAction], at instant: Instant, origin: Instant? = nil, iteration: Int = 1) {
+        scheduler.schedule(at: instant) { [unowned self] in run(actions, origin: origin ?? instant, iteration: iteration) }
     }
+
+    /// True while something is speaking or waiting to speak.
+    public var isSpeaking: Bool { channel.current != nil || !channel.queue.isEmpty }
 
     /// Moves the clock to `instant`, running everything due; rethrows a synthesizer failure.
     public func advance(to instant: Instant) throws {
@@ -90,6 +93,12 @@ public final class Simulation {
 
     /// Moves the clock forward by `span`.
     public func advance(by span: Span) throws { try advance(to: now + span) }
+
+    /// Starts Switch Control's auto-scan now (does nothing for other profiles or when already scanning).
+    public func startScanning() {
+        guard profile.technology == .switchControl, scanTimer == nil else { return }
+        startScan()
+    }
 
     /// Ends the run at `instant`: speech still sounding is cut, the queue dropped, timers stopped.
     public func finish(at instant: Instant) throws {
@@ -218,11 +227,18 @@ public final class Simulation {
 
     // MARK: Tree changes
 
+    /// Changes an element. Changes made in one instant land together, as one SwiftUI/UIKit update does: whether
+    /// focus lost its element is decided once they all are in.
     func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
         let index = focusedID.flatMap { focused in screen.navigationOrder.firstIndex { $0.id == focused } }
         guard screen.update(id, change) else { return }
         timeline.screens.append((now, screen))
-        refocusIfLost(previousIndex: index)
+        guard !refocusPending else { return }
+        refocusPending = true
+        scheduler.schedule(at: now) { [unowned self] in
+            refocusPending = false
+            refocusIfLost(previousIndex: index)
+        }
     }
 
     func templateContext(origin: Instant, iteration: Int) -> TemplateContext {

@@ -213,7 +213,8 @@ import Testing
             return nil
         })
         #expect(visited == ["loading"])
-        bench.post(.setHidden("orders", false), .setHidden("loading", true))
+        bench.post(.setHidden("loading", true), .setHidden("orders", false))
+        try bench.advance(ms: 0)  // changes in one instant land together, then focus is settled
         #expect(bench.simulation.focusedID == "order1")
         let lastFocus = bench.simulation.timeline.events.last { if case .focus = $0.kind { true } else { false } }
         if case .focus(_, _, let index, _)? = lastFocus?.kind { #expect(index == 0) }

@@ -1,0 +1,137 @@
+import EarshotCore
+import EarshotScript
+import EarshotSystem
+import Foundation
+
+/// Finding, parsing and running scenario scripts: what `check`, `render`, `compare` and `listen` share.
+public enum ScenarioInputs {
+    /// `--profile <name>`: run under another user profile than the script's header says.
+    public static let profileOption = OptionSpec.value(
+        "profile", valueName: "name",
+        help: "User profile: \(UserProfile.builtIn.map(\.name).joined(separator: ", ")) (default: the script's).")
+
+    /// The script files named by `words`: files, folders (searched recursively, sorted), or a pattern name
+    /// such as `announcement-spam` (its folder under the nearest `Scripts/`).
+    ///
+    /// - Throws: `CommandFailure` naming a path that does not exist or a folder with no scripts.
+    public static func scriptPaths(_ words: [String], context: CommandContext) throws -> [String] {
+        let manager = FileManager.default
+        var paths: [String] = []
+        for word in words {
+            var isDirectory: ObjCBool = false
+            var path = word
+            if !manager.fileExists(atPath: path, isDirectory: &isDirectory),
+                let scripts = scriptsFolder(), manager.fileExists(atPath: scripts + "/" + word, isDirectory: &isDirectory)
+            {
+                path = scripts + "/" + word
+            }
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CommandFailure("\(word): no such file, folder or pattern", exitCode: ExitCode.scriptFailure)
+            }
+            if isDirectory.boolValue {
+                let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                    .filter { $0.hasSuffix("." + ScenarioParser.fileExtension) }.sorted()
+                    .map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+                guard !found.isEmpty else {
+                    throw CommandFailure("\(word): no .\(ScenarioParser.fileExtension) scripts in this folder",
+                                         exitCode: ExitCode.scriptFailure)
+                }
+                paths += found
+            } else {
+                paths.append(path)
+            }
+        }
+        return paths
+    }
+
+    /// The nearest `Scripts` folder, walking up from the current directory.
+    static func scriptsFolder() -> String? {
+        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for _ in 0..<8 {
+            let candidate = directory.appendingPathComponent("Scripts").path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Parses every script, collecting every diagnostic before failing.
+    ///
+    /// - Throws: `CommandFailure` with status 2 and the diagnostics, so nothing runs when any script is bad.
+    public static func parse(_ paths: [String]) throws -> [ScenarioDocument] {
+        var documents: [ScenarioDocument] = []
+        var problems: [String] = []
+        for path in paths {
+            let source: String
+            do {
+                source = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                problems.append("\(path): error: cannot read the script (\(error.localizedDescription))")
+                continue
+            }
+            do {
+                documents.append(try ScenarioParser.parse(source: source, path: path))
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        guard problems.isEmpty else {
+            throw CommandFailure(problems.joined(separator: "\n"), exitCode: ExitCode.scriptFailure)
+        }
+        return documents
+    }
+
+    /// A speech library over the process's espeak-ng, with the voice a script or `--voice` asks for.
+    public struct Speech {
+        /// The voice profiles available.
+        public var library: VoiceLibrary?
+        /// The synthesizer.
+        public var synthesizer: EspeakSynthesizer
+        /// Timings and audio, cached across scripts.
+        public var speech: SpeechLibrary
+
+        /// The voice for a document: `--voice`, else the header's `voice`, else `default`.
+        public func voice(for document: ScenarioDocument, override: String?) throws -> VoiceProfile {
+            let name = override ?? document.header.settings.voice ?? VoiceProfile.standard.name
+            guard let library else {
+                guard name == VoiceProfile.standard.name else {
+                    throw CommandFailure("no Voices folder found for voice '\(name)' (set --voices or $EARSHOT_VOICES)")
+                }
+                return .standard
+            }
+            do {
+                let profile = try library.profile(named: name)
+                try synthesizer.validate(profile)
+                return profile
+            } catch {
+                throw CommandFailure("\(document.path): voice '\(name)': \(error)", exitCode: ExitCode.scriptFailure)
+            }
+        }
+    }
+
+    /// The voices and synthesizer for this process.
+    public static func speech(_ arguments: ParsedArguments, context: CommandContext) throws -> Speech {
+        let directory = VoiceLibrary.locateDirectory(
+            explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
+        let library = try directory.map { try VoiceLibrary(directory: $0) }
+        let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: library?.directory)
+        return Speech(library: library, synthesizer: synthesizer, speech: SpeechLibrary(synthesizer: synthesizer))
+    }
+
+    /// Runs one document headlessly with the voice and profile the options ask for.
+    public static func run(
+        _ document: ScenarioDocument, speech: Speech, arguments: ParsedArguments
+    ) throws -> ScenarioRun {
+        let profile: UserProfile
+        do {
+            profile = try ScenarioRunner.profile(for: document, override: arguments.value(profileOption.long))
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let voice = try speech.voice(for: document, override: arguments.value(VoiceOptions.voice.long))
+        return try ScenarioRunner.run(document, profile: profile, voice: voice, speech: speech.speech)
+    }
+}

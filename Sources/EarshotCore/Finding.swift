@@ -1,0 +1,194 @@
+/// How much an anti-pattern costs the user (the scale axe-core and Accessibility Inspector users know).
+public enum Impact: String, Hashable, Sendable, Comparable, CaseIterable {
+    case minor, moderate, serious, critical
+
+    private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    public static func < (lhs: Impact, rhs: Impact) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// An anti-pattern a pattern card names, found in a timeline whatever the script's own checks say.
+public struct Finding: Hashable, Sendable {
+    /// The rule's stable id, e.g. `announcement-while-typing`.
+    public var rule: String
+    /// How much it costs the user.
+    public var impact: Impact
+    /// The pattern card to read (a file name in `patterns/`, without extension).
+    public var card: String
+    /// When it first happened.
+    public var at: Instant
+    /// What happened, with evidence (times, phrases).
+    public var message: String
+    /// How many times it happened in the run.
+    public var occurrences: Int
+}
+
+/// The rules behind `Finding`s: pure functions of a timeline.
+public enum FindingRules {
+    /// One rule: its id, impact, card and what it means.
+    public struct Rule: Hashable, Sendable {
+        public var id: String
+        public var impact: Impact
+        public var card: String
+        public var summary: String
+    }
+
+    /// Every rule, in the order reports list them.
+    public static let all: [Rule] = [
+        Rule(id: "announcement-while-typing", impact: .serious, card: "announcement-spam",
+             summary: "an announcement is posted while the user is still typing"),
+        Rule(id: "echo-cut-by-announcement", impact: .serious, card: "announcement-spam",
+             summary: "the echo of a typed character is cut by an announcement"),
+        Rule(id: "announcement-cut-by-announcement", impact: .serious, card: "meaningful-announcement",
+             summary: "an announcement is cut by the app's next announcement"),
+        Rule(id: "focus-read-cut-by-announcement", impact: .moderate, card: "announcement-spam",
+             summary: "what VoiceOver was reading for the user is cut by an announcement"),
+        Rule(id: "announcement-flood", impact: .serious, card: "announcement-spam",
+             summary: "more than 5 announcements in 10 seconds"),
+        Rule(id: "placeholder-exposed", impact: .serious, card: "skeleton-noise",
+             summary: "a loading placeholder is in the accessibility tree and is reached as content"),
+        Rule(id: "sound-without-text", impact: .critical, card: "audio-only-task",
+             summary: "a sound or media track carries information no text shows"),
+        Rule(id: "stale-poll-backlog", impact: .moderate, card: "updates-frequently",
+             summary: "a polled value is spoken after it has already changed"),
+        Rule(id: "silent-changing-value", impact: .moderate, card: "updates-frequently",
+             summary: "the focused element keeps changing and VoiceOver says nothing (consider .updatesFrequently)"),
+    ]
+
+    /// The rule with an id.
+    public static func rule(_ id: String) -> Rule? { all.first { $0.id == id } }
+
+    /// Every finding in a timeline, most serious first, then by time.
+    public static func findings(in timeline: Timeline, typingGap: Span = .seconds(1)) -> [Finding] {
+        var found: [String: Finding] = [:]
+        func note(_ id: String, _ at: Instant, _ message: String) {
+            guard let rule = rule(id) else { return }
+            if var existing = found[id] {
+                existing.occurrences += 1
+                found[id] = existing
+            } else {
+                found[id] = Finding(rule: id, impact: rule.impact, card: rule.card, at: at, message: message, occurrences: 1)
+            }
+        }
+        let announcements = timeline.utterances.filter { $0.utterance.kind == .announcement }
+        let keys = timeline.keystrokes
+        for record in announcements {
+            let at = record.utterance.requestedAt
+            if let before = keys.last(where: { $0 <= at }), let after = keys.first(where: { $0 > at }),
+                after - before <= typingGap
+            {
+                note("announcement-while-typing", at, "\"\(record.utterance.text)\" posted at \(at) between keystrokes at \(before) and \(after)")
+            }
+        }
+        for record in timeline.utterances {
+            guard case .interrupted(_, let cut, let by) = record.outcome, let cutter = by.utterance,
+                let cutting = timeline.record(cutter), cutting.utterance.kind == .announcement
+            else { continue }
+            let heard = "\"\(record.heardText)—\" cut at \(cut) by \"\(cutting.utterance.text)\""
+            switch record.utterance.kind {
+            case .typingEcho: note("echo-cut-by-announcement", cut, "echo " + heard)
+            case .announcement: note("announcement-cut-by-announcement", cut, "announcement " + heard)
+            case .focusRead, .screenChange, .layoutChange: note("focus-read-cut-by-announcement", cut, "focus read " + heard)
+            default: break
+            }
+        }
+        let times = announcements.map(\.utterance.requestedAt)
+        for (index, start) in times.enumerated() {
+            let inWindow = times[index...].prefix { $0 - start < .seconds(10) }.count
+            if inWindow > 5 {
+                note("announcement-flood", start, "\(inWindow) announcements between \(start) and \(start + .seconds(10))")
+                break
+            }
+        }
+        placeholderFindings(timeline, note)
+        soundFindings(timeline, note)
+        pollFindings(timeline, note)
+        return found.values.sorted { ($1.impact, $0.at) < ($0.impact, $1.at) }
+    }
+
+    private static func placeholderFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
+        for event in timeline.events {
+            let id: String?
+            switch event.kind {
+            case .focus(_, let to, _, _): id = to
+            case .scanHighlight(let element): id = element
+            default: id = nil
+            }
+            guard let id, let element = timeline.screen(at: event.at)?.element(id), element.isPlaceholder else { continue }
+            note("placeholder-exposed", event.at, "placeholder \(id) \"\(element.spokenDescription())\" reached at \(event.at)")
+        }
+    }
+
+    private static func soundFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
+        for event in timeline.events {
+            switch event.kind {
+            case .sound(let name, let duration, _):
+                let window = (event.at - .seconds(1))...(event.at + duration + .seconds(1))
+                if !textAppeared(in: window, timeline) {
+                    note("sound-without-text", event.at, "sound \(name) at \(event.at) with no visible change of text")
+                }
+            case .media(let track, _) where track.captions.isEmpty && !track.narration.isEmpty:
+                note("sound-without-text", event.at, "media \(track.name) at \(event.at) has narration and no caption track")
+            default:
+                break
+            }
+        }
+    }
+
+    /// True when text appeared on screen within `window`: shown text, a caption, or a new exposed label or value.
+    static func textAppeared(in window: ClosedRange<Instant>, _ timeline: Timeline) -> Bool {
+        let shown = timeline.events.contains { event in
+            guard window.contains(event.at) else { return false }
+            switch event.kind {
+            case .visibleText, .caption: return true
+            default: return false
+            }
+        }
+        if shown { return true }
+        var previous = timeline.screen(at: window.lowerBound).map(\.visibleTexts) ?? []
+        for snapshot in timeline.screens where window.contains(snapshot.at) {
+            let texts = snapshot.screen.visibleTexts
+            if !texts.subtracting(previous).isEmpty { return true }
+            previous = texts
+        }
+        return false
+    }
+
+    private static func pollFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
+        for record in timeline.utterances where record.utterance.kind == .poll {
+            guard let start = record.start, let id = record.utterance.elementID,
+                let element = timeline.screen(at: start)?.element(id)
+            else { continue }
+            if record.utterance.text != element.value && record.utterance.text != element.label
+                && !record.utterance.text.contains(element.value)
+            {
+                note("stale-poll-backlog", start, "poll \"\(record.utterance.text)\" started at \(start) when \(id) was \"\(element.value.isEmpty ? element.label : element.value)\"")
+            }
+        }
+        silentValueFindings(timeline, note)
+    }
+
+    /// The focused element changed label or value 3+ times while focused and nothing about it was spoken.
+    private static func silentValueFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
+        let focusMoves = timeline.events.compactMap { event -> (at: Instant, to: String?)? in
+            if case .focus(_, let to, _, _) = event.kind { return (event.at, to) }
+            return nil
+        }
+        for (index, move) in focusMoves.enumerated() {
+            guard let id = move.to else { continue }
+            let end = index + 1 < focusMoves.count ? focusMoves[index + 1].at : timeline.end
+            var last = timeline.screen(at: move.at)?.element(id)
+            var changes = 0
+            for snapshot in timeline.screens where snapshot.at > move.at && snapshot.at < end {
+                let now = snapshot.screen.element(id)
+                if now?.label != last?.label || now?.value != last?.value { changes += 1 }
+                last = now
+            }
+            let spoke = timeline.utterances.contains { record in
+                record.utterance.elementID == id && record.utterance.kind == .poll && record.start != nil
+            }
+            if changes >= 3 && !spoke {
+                note("silent-changing-value", move.at, "\(id) changed \(changes) times while focused from \(move.at) to \(end) and nothing was read")
+            }
+        }
+    }
+}

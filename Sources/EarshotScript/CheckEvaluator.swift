@@ -1,0 +1,266 @@
+import EarshotCore
+import Foundation
+
+/// Evaluates a script's checks against the timeline of its run.
+///
+/// Every assertion is a question about the timeline (what was heard, when, what cut what) or the accessibility
+/// tree over time (what was exposed, what followed what). Windows such as "while typing" or "while history
+/// loads" are computed from the run itself.
+public struct CheckEvaluator {
+    /// The run being judged.
+    public let run: ScenarioRun
+    var timeline: Timeline { run.timeline }
+
+    /// Creates an evaluator for a run.
+    public init(run: ScenarioRun) { self.run = run }
+
+    /// Every check's verdict, in source order.
+    public func evaluate() -> [CheckResult] {
+        run.document.checks.map { check in
+            CheckResult(name: check.name, location: check.location, assertions: check.assertions.map(evaluate))
+        }
+    }
+
+    func evaluate(_ assertion: ScenarioAssertion) -> AssertionResult {
+        let (passed, evidence): (Bool, [String])
+        switch assertion.kind {
+        case .count(let count): (passed, evidence) = evaluateCount(count)
+        case .reads(let reference, let match, let whenFocused): (passed, evidence) = reads(reference, match, whenFocused)
+        case .heardEvery(let match, let interval, let window): (passed, evidence) = heardEvery(match, interval, window)
+        case .focusStays(let element, let load): (passed, evidence) = focusStays(element, load)
+        case .reaches(let navigation, let element, let window): (passed, evidence) = reaches(navigation, element, window)
+        case .staysVisible(let element, let window): (passed, evidence) = staysVisible(element, window)
+        case .textVisible(let match, let window): (passed, evidence) = textVisible(match, window)
+        case .screensSoundDifferent(let names): (passed, evidence) = screensSoundDifferent(names)
+        }
+        return AssertionResult(text: assertion.text, location: assertion.location, passed: passed, evidence: evidence)
+    }
+
+    // MARK: Counting
+
+    /// One countable thing: when, what it said, and the element it concerns.
+    struct Item {
+        var at: Instant
+        var text: String
+        var elementID: String?
+        var detail: String
+    }
+
+    func items(_ subject: ScenarioSubject) -> [Item] {
+        let heardKinds: [ScenarioSubject: Set<UtteranceKind>] = [
+            .focusRead: [.focusRead, .screenChange, .layoutChange], .hint: [.hint], .pollRead: [.poll],
+            .echo: [.typingEcho],
+        ]
+        switch subject {
+        case .announcement:
+            return timeline.utterances.filter { $0.utterance.kind == .announcement }.map { record in
+                Item(at: record.utterance.requestedAt, text: record.utterance.text, elementID: nil, detail: describe(record))
+            }
+        case .speech:
+            return timeline.heardUtterances.map(heardItem)
+        case .focusRead, .hint, .pollRead, .echo:
+            let kinds = heardKinds[subject] ?? []
+            return timeline.heardUtterances.filter { kinds.contains($0.utterance.kind) }.map(heardItem)
+        case .stalePollRead:
+            return timeline.heardUtterances.filter { $0.utterance.kind == .poll && isStale($0) }.map(heardItem)
+        case .cut:
+            return timeline.utterances.compactMap { record in
+                guard case .interrupted(_, let cut, _) = record.outcome else { return nil }
+                return Item(at: cut, text: record.utterance.text, elementID: record.utterance.elementID, detail: describe(record))
+            }
+        case .scanStop, .swipeStop:
+            return timeline.events.compactMap { event in
+                let id: String?
+                switch event.kind {
+                case .scanHighlight(let element) where subject == .scanStop: id = element
+                case .focus(_, let to, _, let cause) where subject == .swipeStop && cause.hasPrefix("swipe"): id = to
+                default: id = nil
+                }
+                guard let id else { return nil }
+                let phrase = timeline.screen(at: event.at)?.element(id)?.spokenDescription() ?? id
+                return Item(at: event.at, text: phrase, elementID: id, detail: "\(event.at) \(id) \"\(phrase)\"")
+            }
+        case .caption:
+            return timeline.events.compactMap { event in
+                guard case .caption(let text, let until) = event.kind else { return nil }
+                return Item(at: event.at, text: text, elementID: nil, detail: "caption \"\(text)\" \(event.at)–\(until)")
+            }
+        case .sound:
+            return timeline.events.compactMap { event in
+                guard case .sound(let name, _, let heard) = event.kind, heard else { return nil }
+                return Item(at: event.at, text: name, elementID: nil, detail: "sound \(name) at \(event.at)")
+            }
+        }
+    }
+
+    func heardItem(_ record: UtteranceRecord) -> Item {
+        Item(at: record.start ?? record.utterance.requestedAt, text: record.utterance.text,
+             elementID: record.utterance.elementID, detail: describe(record))
+    }
+
+    func isStale(_ record: UtteranceRecord) -> Bool {
+        guard let start = record.start, let id = record.utterance.elementID,
+            let element = timeline.screen(at: start)?.element(id)
+        else { return false }
+        return record.utterance.text != element.value && record.utterance.text != element.label
+            && !(element.value.isEmpty ? false : record.utterance.text.contains(element.value))
+    }
+
+    func evaluateCount(_ count: ScenarioCount) -> (Bool, [String]) {
+        let windows = count.window.map(intervals) ?? [Instant.zero...timeline.end]
+        var selected = items(count.subject).filter { item in windows.contains { $0.contains(item.at) } }
+        if let target = count.target {
+            selected = selected.filter { item in
+                guard let id = item.elementID, let screen = timeline.screen(at: item.at) else { return false }
+                switch target {
+                case .placeholders: return screen.element(id)?.isPlaceholder ?? false
+                case .hiddenElements: return !screen.isExposed(id)
+                case .element(let wanted): return id == wanted
+                }
+            }
+        }
+        if let pattern = count.matching { selected = selected.filter { matches($0.text, .matching(pattern)) } }
+        if let pattern = count.unlessMatching { selected = selected.filter { !matches($0.text, .matching(pattern)) } }
+        let passed = count.quantifier.accepts(selected.count)
+        var evidence = ["found \(selected.count) in \(describe(windows))"]
+        evidence += selected.prefix(12).map(\.detail)
+        if selected.count > 12 { evidence.append("… and \(selected.count - 12) more") }
+        return (passed, evidence)
+    }
+
+    // MARK: Other assertions
+
+    func reads(_ reference: ScenarioElementReference, _ match: ScenarioTextMatch, _ whenFocused: Bool) -> (Bool, [String]) {
+        let id: String
+        switch reference {
+        case .id(let element):
+            id = element
+        case .after(let anchor):
+            let screen = timeline.screen(at: timeline.end) ?? Screen(name: "", elements: [])
+            let order = screen.navigationOrder
+            guard let index = order.firstIndex(where: { $0.id == anchor }) else {
+                return (false, ["\(anchor) is not in the reading order at the end of the run"])
+            }
+            guard index + 1 < order.count else { return (false, ["nothing follows \(anchor) in the reading order"]) }
+            let next = order[index + 1]
+            let phrase = next.spokenDescription()
+            return (matches(phrase, match), ["after \(anchor) comes \(next.id): \"\(phrase)\""])
+        }
+        guard whenFocused else {
+            let phrase = timeline.screen(at: timeline.end)?.element(id)?.spokenDescription() ?? ""
+            return (matches(phrase, match), ["\(id) reads \"\(phrase)\" at the end of the run"])
+        }
+        let reads = timeline.heardUtterances.filter { record in
+            record.utterance.elementID == id && [.focusRead, .screenChange, .layoutChange].contains(record.utterance.kind)
+        }
+        guard !reads.isEmpty else { return (false, ["\(id) was never read on focus"]) }
+        let passed = reads.allSatisfy { matches($0.utterance.text, match) }
+        return (passed, reads.map(describe))
+    }
+
+    func heardEvery(_ match: ScenarioTextMatch, _ interval: Span, _ window: ScenarioWindow?) -> (Bool, [String]) {
+        let windows = window.map(intervals) ?? [Instant.zero...timeline.end]
+        let tolerance = Span.milliseconds(50)
+        var evidence: [String] = []
+        var passed = true
+        for range in windows {
+            let heard = timeline.heardUtterances.filter { record in
+                guard let start = record.start else { return false }
+                return range.contains(start) && matches(record.utterance.text, match)
+            }
+            var quietFrom = range.lowerBound
+            for record in heard {
+                guard let start = record.start else { continue }
+                let gap = start - quietFrom
+                if gap > interval + tolerance && quietFrom != range.lowerBound {
+                    passed = false
+                    evidence.append("silent \(gap) from \(quietFrom) to \(start)")
+                }
+                quietFrom = max(quietFrom, record.stop ?? start)
+            }
+            let tail = range.upperBound - quietFrom
+            if heard.isEmpty || tail > interval + tolerance {
+                passed = false
+                evidence.append(heard.isEmpty ? "nothing matching heard \(describe([range]))"
+                                : "silent \(tail) from \(quietFrom) to \(range.upperBound)")
+            }
+            evidence.append("heard \(heard.count) matching \(describe([range])): "
+                            + heard.prefix(8).map { "\"\($0.heardText)\" at \($0.start ?? .zero)" }.joined(separator: ", "))
+        }
+        return (passed, evidence)
+    }
+
+    func focusStays(_ element: String?, _ load: String) -> (Bool, [String]) {
+        guard let finished = notes("load \(load) finished").first else { return (false, ["load \(load) never finished"]) }
+        let before = focusEvents.last { $0.at < finished }
+        let after = focusEvents.filter { $0.at >= finished && $0.at <= finished + .seconds(1) && !$0.byUser }
+        var evidence = ["load \(load) finished at \(finished); focus was on \(before?.to ?? "nothing") (position \(before?.index.map(String.init) ?? "-"))"]
+        var passed = true
+        for move in after {
+            evidence.append("focus → \(move.to ?? "nothing") (position \(move.index.map(String.init) ?? "-")) at \(move.at) by \(move.cause)")
+            if let element {
+                if move.to != element { passed = false }
+            } else if move.index != before?.index {
+                passed = false
+            }
+        }
+        return (passed, evidence)
+    }
+
+    func reaches(_ navigation: ScenarioNavigation, _ element: String, _ window: ScenarioWindow?) -> (Bool, [String]) {
+        let windows = window.map(intervals) ?? [Instant.zero...timeline.end]
+        let stops = items(navigation == .scan ? .scanStop : .swipeStop).filter { item in
+            windows.contains { $0.contains(item.at) }
+        }
+        let reached = stops.filter { $0.elementID == element }
+        let evidence = ["\(navigation.rawValue) stops \(describe(windows)): "
+                        + stops.prefix(12).map { $0.elementID ?? "?" }.joined(separator: " → ")]
+        return (!reached.isEmpty, evidence + reached.prefix(3).map { "reached \(element) at \($0.at)" })
+    }
+
+    func staysVisible(_ element: String, _ window: ScenarioWindow?) -> (Bool, [String]) {
+        let range = (window.map(intervals) ?? [Instant.zero...timeline.end]).first ?? Instant.zero...timeline.end
+        let snapshots = timeline.screens.filter { range.contains($0.at) }
+        guard let shown = snapshots.first(where: { $0.screen.isExposed(element) }) else {
+            return (false, ["\(element) never appeared \(describe([range]))"])
+        }
+        if let gone = snapshots.first(where: { $0.at > shown.at && !$0.screen.isExposed(element) }) {
+            return (false, ["\(element) appeared at \(shown.at) and disappeared at \(gone.at), before \(range.upperBound)"])
+        }
+        return (true, ["\(element) visible from \(shown.at) through \(range.upperBound)"])
+    }
+
+    func textVisible(_ match: ScenarioTextMatch, _ window: ScenarioWindow?) -> (Bool, [String]) {
+        let windows = window.map(intervals) ?? [Instant.zero...timeline.end]
+        var texts: [(Instant, String)] = []
+        for range in windows {
+            if let first = timeline.screen(at: range.lowerBound) {
+                texts += first.visibleTexts.sorted().map { (range.lowerBound, $0) }
+            }
+            for snapshot in timeline.screens where range.contains(snapshot.at) {
+                texts += snapshot.screen.visibleTexts.sorted().map { (snapshot.at, $0) }
+            }
+            for event in timeline.events where range.contains(event.at) {
+                switch event.kind {
+                case .visibleText(let text), .caption(let text, _): texts.append((event.at, text))
+                default: break
+                }
+            }
+        }
+        if let hit = texts.first(where: { matches($0.1, match) }) {
+            return (true, ["\"\(hit.1)\" visible at \(hit.0)"])
+        }
+        let seen = Set(texts.map(\.1)).sorted().prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
+        return (false, ["no visible text matches \(describe(match)) \(describe(windows)); visible: \(seen)"])
+    }
+
+    func screensSoundDifferent(_ names: [String]) -> (Bool, [String]) {
+        var phrases: [String: String] = [:]
+        for name in names {
+            let order = run.screens[name]?.navigationOrder ?? []
+            phrases[name] = order.map { $0.spokenDescription() }.joined(separator: " / ")
+        }
+        let distinct = Set(phrases.values).count == names.count
+        return (distinct, names.map { "\($0): \"\(phrases[$0] ?? "")\"" })
+    }
+}
