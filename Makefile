@@ -1,0 +1,41 @@
+# Earshot's set-up and jobs. Every target installs what it needs first (apt, with sudo when not root),
+# and is fast when everything is already there. See README.md.
+
+SWIFT      ?= swift
+BUILD_DIR  ?= .build
+EARSHOT     = $(BUILD_DIR)/release/earshot
+APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
+               sox alsa-utils
+
+.PHONY: deps build release demo test check clean
+
+# Installs the Debian packages Earshot needs; does nothing when they are all present.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build --build-path $(BUILD_DIR)
+
+release: deps
+	$(SWIFT) build -c release --build-path $(BUILD_DIR) --product earshot
+
+# The main job: hear the announcement-spam pattern, before and after.
+demo: release
+	@scripts/demo.sh $(EARSHOT)
+
+# The whole test suite: unit and integration tests with real espeak-ng and ALSA, then every scenario
+# script (each before must fail its checks, each after must pass them).
+test: deps
+	$(SWIFT) build --build-path $(BUILD_DIR)
+	$(SWIFT) test --build-path $(BUILD_DIR)
+	$(BUILD_DIR)/debug/earshot check --quiet --expect-variants Scripts/
+
+clean:
+	rm -rf $(BUILD_DIR)
