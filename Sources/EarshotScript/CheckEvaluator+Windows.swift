@@ -60,7 +60,9 @@ extension CheckEvaluator {
         case .whileLoading(let name):
             let starts = notes("load \(name) started")
             let ends = notes("load \(name) finished")
-            return zip(starts, ends + Array(repeating: end, count: max(0, starts.count - ends.count))).map { $0...max($0, $1) }
+            // Half-open: what happens at the instant the load finishes happens after loading.
+            let stops = ends.map { $0 - Span(nanoseconds: 1) } + Array(repeating: end, count: max(0, starts.count - ends.count))
+            return zip(starts, stops).map { $0...max($0, $1) }
         case .whileMediaPlays(let name):
             return timeline.events.compactMap { event in
                 guard case .media(let track, _) = event.kind, track.name == name else { return nil }

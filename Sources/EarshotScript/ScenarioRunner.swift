@@ -211,12 +211,13 @@ struct Lowering {
 
     /// Schedules one timed line: every repetition, every keystroke and swipe at its own instant.
     func schedule(_ event: ScenarioTimedEvent, on simulation: Simulation) {
-        let repetitions = event.repetition.map { ($0.interval, max(1, $0.count)) } ?? (.zero, 1)
-        for index in 0..<repetitions.1 {
+        // A repetition fires at time + k·interval for k = 1…count (docs/scenario-format.md); a plain line once.
+        let repetitions = event.repetition.map { ($0.interval, 1...max(1, $0.count)) } ?? (.zero, 0...0)
+        for index in repetitions.1 {
             let at = event.time + repetitions.0 * index
             switch event.action {
             case .app(let app):
-                simulation.schedule([action(app)], at: at, origin: event.time, iteration: index + 1)
+                simulation.schedule([action(app)], at: at, origin: event.time, iteration: max(1, index))
             case .user(let user):
                 schedule(user, at: at, on: simulation)
             }
