@@ -102,7 +102,11 @@ public enum FindingRules {
         placeholderFindings(timeline, note)
         soundFindings(timeline, note)
         pollFindings(timeline, note)
-        return found.values.sorted { ($1.impact, $0.at) < ($0.impact, $1.at) }
+        return found.values.sorted { a, b in
+            if a.impact != b.impact { return a.impact > b.impact }
+            if a.at != b.at { return a.at < b.at }
+            return a.rule < b.rule
+        }
     }
 
     private static func placeholderFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
@@ -174,7 +178,10 @@ public enum FindingRules {
             return nil
         }
         for (index, move) in focusMoves.enumerated() {
-            guard let id = move.to else { continue }
+            // A text field changes as the user types; typing echo covers it.
+            guard let id = move.to, timeline.screen(at: move.at)?.element(id)?.traits.isTextEntry == false else {
+                continue
+            }
             let end = index + 1 < focusMoves.count ? focusMoves[index + 1].at : timeline.end
             var last = timeline.screen(at: move.at)?.element(id)
             var changes = 0

@@ -8,10 +8,12 @@ extension Timeline {
     ///   0.510s  announcement  Results updated  (0.510s–1.318s)
     /// ```
     public func transcript(includeDropped: Bool = true) -> String {
-        var lines: [(at: Instant, order: Int, text: String)] = []
+        // Lines sort by (key, insertion); `shown` is the time printed. A cut line sorts right after the line of
+        // the utterance it cut, and shows the cut instant.
+        var lines: [(at: Instant, order: Int, shown: Instant, text: String)] = []
         var order = 0
-        func add(_ at: Instant, _ text: String) {
-            lines.append((at, order, text))
+        func add(_ at: Instant, _ text: String, shown: Instant? = nil) {
+            lines.append((at, order, shown ?? at, text))
             order += 1
         }
         for event in events {
@@ -25,7 +27,7 @@ extension Timeline {
             case .interrupted(let start, let cut, let by):
                 let heard = record.cutPoint?.heardText ?? ""
                 add(start, "\(label) \(heard)—  (\(start)–\(cut))")
-                add(cut, "\(String(repeating: " ", count: 13)) ✂ by \(by.description)")
+                add(start, "\(String(repeating: " ", count: 13)) ✂ by \(by.description)", shown: cut)
             case .dropped(let at, let reason, _) where includeDropped:
                 add(at, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
             case .speaking(let start):
@@ -36,7 +38,7 @@ extension Timeline {
         }
         lines.sort { ($0.at, $0.order) < ($1.at, $1.order) }
         return lines.map { line in
-            let stamp = line.at.description
+            let stamp = line.shown.description
             return String(repeating: " ", count: max(0, 8 - stamp.count)) + stamp + "  " + line.text
         }.joined(separator: "\n") + "\n"
     }
