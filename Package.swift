@@ -36,7 +36,7 @@ let package = Package(
             name: "EarshotSystemTests",
             dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript"]
         ),
-        .testTarget(name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem"]),
+        .testTarget(name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem", "EarshotCore", "EarshotScript"]),
         .testTarget(
             name: "EarshotTestingTests",
             dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]

@@ -179,36 +179,12 @@ enum DurationLiteral {
 enum Suggestion {
     /// The closest candidate within a distance proportional to the word's length, if any.
     static func nearest(to word: String, among candidates: [String]) -> String? {
-        let limit = max(2, word.count / 3)
-        var best: (String, Int)?
-        for candidate in candidates {
-            let distance = editDistance(word.lowercased(), candidate.lowercased())
-            if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
-        }
-        return best?.0
+        Spelling.nearest(to: word, among: candidates, limit: max(2, word.count / 3))
     }
 
     /// `did you mean 'x'?`, or the list of options when `listing` and nothing is close.
     static func hint(for word: String, among candidates: [String], listing: Bool = false) -> String? {
         if let nearest = nearest(to: word, among: candidates) { return "did you mean '\(nearest)'?" }
         return listing ? "write one of: \(candidates.joined(separator: ", "))" : nil
-    }
-
-    /// Levenshtein distance over characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var row = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            row[0] = i
-            for j in 1...b.count {
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &row)
-        }
-        return previous[b.count]
     }
 }

@@ -156,25 +156,9 @@ public enum VoiceFile {
     private static func suggestion(for key: String) -> String {
         let aliases = ["voice": "espeak", "speed": "rate", "wpm": "rate", "gap": "wordgap", "word_gap": "wordgap"]
         if let alias = aliases[key.lowercased()] { return " (did you mean '\(alias)'?)" }
-        if let near = keys.first(where: { editDistance($0, key.lowercased()) <= 2 }) {
+        if let near = keys.first(where: { Spelling.distance($0, key.lowercased()) <= 2 }) {
             return " (did you mean '\(near)'?)"
         }
         return ""
-    }
-
-    /// Levenshtein distance between two strings, in characters.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -44,7 +44,7 @@ public struct VoiceLibrary: Sendable {
     public func profile(named name: String) throws(VoiceLibraryError) -> VoiceProfile {
         if let profile = profiles.first(where: { $0.name == name }) { return profile }
         let near = names.filter { candidate in
-            VoiceFile.editDistance(candidate.lowercased(), name.lowercased()) <= max(2, name.count / 3)
+            Spelling.distance(candidate.lowercased(), name.lowercased()) <= max(2, name.count / 3)
                 || candidate.lowercased().hasPrefix(name.lowercased())
         }
         throw .unknownProfile(name: name, suggestions: near, known: names, directory: directory)

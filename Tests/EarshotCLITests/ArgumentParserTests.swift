@@ -1,3 +1,4 @@
+import EarshotCore
 import Testing
 
 @testable import EarshotCLI
@@ -130,8 +131,8 @@ struct ArgumentParserTests {
     }
 
     @Test func editDistanceCountsASwappedPairAsOneEdit() {
-        #expect(Suggestion.distance(Array("vocie"), Array("voice")) == 1)
-        #expect(Suggestion.distance(Array(""), Array("abc")) == 3)
-        #expect(Suggestion.distance(Array("kitten"), Array("sitting")) == 3)
+        #expect(Spelling.distance("vocie", "voice") == 1)
+        #expect(Spelling.distance("", "abc") == 3)
+        #expect(Spelling.distance("kitten", "sitting") == 3)
     }
 }
