@@ -150,11 +150,27 @@ public struct AppEvent: Hashable, Sendable {
     }
 }
 
-/// Builds a list of ``AppEvent``s from a closure: one event per line, with `if`, `switch` and `for` allowed.
+/// Builds a list of ``AppEvent``s from a closure, with `if`, `switch` and `for` allowed.
+///
+/// A single event can start with a dot. Swift reads a line that starts with a dot as a continuation of the line
+/// before it, so for several events write them as an array, or spell out `AppEvent.` on each line:
+///
+/// ```swift
+/// .onActivate("add") {
+///     [.value(of: "cart", to: "3 items"), .announcement("Added to cart. 3 items.")]
+/// }
+/// .onActivate("remove") {
+///     AppEvent.value(of: "cart", to: "2 items")
+///     AppEvent.announcement("Removed from cart")
+/// }
+/// ```
 @resultBuilder
 public enum AppEventBuilder {
     /// One event.
     public static func buildExpression(_ event: AppEvent) -> [AppEvent] { [event] }
+
+    /// Several events, in order: `[.value(of: "cart", to: "3 items"), .announcement("Added")]`.
+    public static func buildExpression(_ events: [AppEvent]) -> [AppEvent] { events }
 
     /// Lines in order.
     public static func buildBlock(_ parts: [AppEvent]...) -> [AppEvent] { parts.flatMap { $0 } }

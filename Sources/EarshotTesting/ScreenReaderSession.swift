@@ -91,6 +91,11 @@ public final class ScreenReaderSession {
     /// The element with `id` as it is now (label, value, traits), hidden or not; nil when there is none.
     public func element(_ id: String) -> AccessibilityElement? { simulation.screen.element(id) }
 
+    /// The element with `id` as it was at `instant` after the start (what a poll at that moment read).
+    public func element(_ id: String, at instant: Duration) -> AccessibilityElement? {
+        simulation.timeline.screen(at: Instant(instant))?.element(id)
+    }
+
     // MARK: The user
 
     /// Moves VoiceOver focus to the element (a touch, or a test's starting point); it is read.
