@@ -1,0 +1,301 @@
+import EarshotAudio
+import EarshotCore
+import Foundation
+
+/// The review page: one self-contained HTML file showing and playing what a render or comparison produced.
+///
+/// For reviewers who can't run a screen reader. The page holds, in order:
+/// 1. a header with the script's title, pattern, variant(s), profile, voice and what should sound different;
+/// 2. the audio player(s), the WAV embedded as a `data:` URI when small, else referenced beside the page;
+/// 3. a timeline picture per run in inline SVG (input, speech, sounds, focus and on-screen lanes on one time
+///    scale shared by every run), plus a close-up of the most crowded stretch when labels did not fit;
+/// 4. per run: the checks with their evidence (failing ones in red), the findings, and the transcript.
+///
+/// Everything is inline (CSS, SVG, a few lines of JavaScript that seek the player when a mark is clicked), so
+/// the page works from a mail attachment or a repository browser. The output is deterministic: no dates.
+public enum ReviewPage {
+    /// One run shown on the page.
+    public struct Run: Sendable {
+        /// What the page calls it: `Before`, `After`, or the script's name.
+        public var label: String
+        /// The run, its checks and findings.
+        public var report: ScriptReport
+        /// The WAV holding this run's audio, if one was rendered.
+        public var wavPath: String?
+        /// Where the run's time zero falls in that WAV (a comparison puts "Before." ahead of the run).
+        public var audioOffset: Span
+
+        /// Creates a run to show.
+        public init(label: String, report: ScriptReport, wavPath: String? = nil, audioOffset: Span = .zero) {
+            self.label = label
+            self.report = report
+            self.wavPath = wavPath
+            self.audioOffset = audioOffset
+        }
+    }
+
+    /// How the page is made.
+    public struct Options: Sendable {
+        /// WAV files smaller than this many bytes are embedded in the page; larger ones are referenced.
+        public var embedLimit: Int
+        /// The folder the page will be written to, so referenced WAVs get a path relative to it.
+        public var pageDirectory: String?
+        /// The page's title; by default the script's title (and pattern, for a comparison).
+        public var title: String?
+
+        /// Creates options: embed WAVs under 8 MB.
+        public init(embedLimit: Int = 8 * 1024 * 1024, pageDirectory: String? = nil, title: String? = nil) {
+            self.embedLimit = embedLimit
+            self.pageDirectory = pageDirectory
+            self.title = title
+        }
+    }
+
+    /// The page for runs given as `(label, report, wavPath)`, each run's audio starting at its WAV's start.
+    public static func html(runs: [(label: String, report: ScriptReport, wavPath: String?)]) -> String {
+        html(runs: runs.map { Run(label: $0.label, report: $0.report, wavPath: $0.wavPath) })
+    }
+
+    /// The page for `runs`, in order (before, then after, for a comparison).
+    public static func html(runs: [Run], options: Options = Options()) -> String {
+        let players = audioPlayers(for: runs, options: options)
+        let title = options.title ?? pageTitle(runs)
+        var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        page += "<meta name=\"generator\" content=\"earshot\">\n"
+        page += "<title>\(escape(title)) — Earshot review</title>\n<style>\n\(styleSheet)</style>\n</head>\n<body>\n"
+        page += "<main>\n<header>\n<p class=\"kicker\">Earshot review</p>\n<h1>\(escape(title))</h1>\n"
+        page += headerDetails(runs) + verdictSummary(runs) + "</header>\n"
+        page += listenSection(players)
+        page += timelineSection(runs, players: players)
+        page += "<div class=\"runs\">\n" + runs.enumerated().map { runSection($1, index: $0) }.joined() + "</div>\n"
+        page += "</main>\n<footer><p>Made by <code>earshot</code>. The timeline and transcript come from the same "
+            + "simulation as the audio: real espeak-ng durations, cut to the sample.</p></footer>\n"
+        if !players.isEmpty { page += "<script>\n\(seekScript)</script>\n" }
+        return page + "</body>\n</html>\n"
+    }
+
+    /// Writes the page for `runs` to `path` atomically; referenced WAVs are relative to the page's folder.
+    ///
+    /// - Throws: `AudioFileError` when the page cannot be written.
+    public static func write(runs: [Run], to path: String, options: Options = Options()) throws {
+        var options = options
+        if options.pageDirectory == nil {
+            options.pageDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        }
+        try AtomicFile.write(html(runs: runs, options: options), to: path)
+    }
+
+    /// The title: the script's, or for several runs of one pattern, the pattern's with the titles.
+    static func pageTitle(_ runs: [Run]) -> String {
+        let headers = runs.map(\.report.run.document.header)
+        guard let first = headers.first else { return "Earshot review" }
+        let titles = headers.map(\.title).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard headers.count > 1 else { return first.title }
+        let labels = runs.map(\.label).joined(separator: " vs ")
+        return "\(first.pattern): \(titles.joined(separator: " / ")) (\(labels))"
+    }
+
+    // MARK: - Audio
+
+    /// One `<audio>` element: the runs it plays and its source.
+    struct Player {
+        var id: String
+        var path: String
+        var runs: [Int]
+        var source: String
+        var embedded: Bool
+        var bytes: Int?
+    }
+
+    /// One player per distinct WAV, in the order runs name them.
+    static func audioPlayers(for runs: [Run], options: Options) -> [Player] {
+        var players: [Player] = []
+        for (index, run) in runs.enumerated() {
+            guard let path = run.wavPath else { continue }
+            if let existing = players.firstIndex(where: { $0.path == path }) {
+                players[existing].runs.append(index)
+                continue
+            }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            let bytes = (attributes?[.size] as? NSNumber)?.intValue
+            var source = relativeReference(to: path, from: options.pageDirectory)
+            var embedded = false
+            if let bytes, bytes < options.embedLimit, let data = FileManager.default.contents(atPath: path) {
+                source = "data:audio/wav;base64," + data.base64EncodedString()
+                embedded = true
+            }
+            players.append(Player(id: "audio-\(players.count + 1)", path: path, runs: [index], source: source,
+                                  embedded: embedded, bytes: bytes))
+        }
+        return players
+    }
+
+    /// A URL path for `file` relative to `directory` (percent-encoded), or the file's own path without one.
+    static func relativeReference(to file: String, from directory: String?) -> String {
+        var components: [String]
+        if let directory {
+            let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
+            let base = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+            var common = 0
+            while common < min(target.count, base.count), target[common] == base[common] { common += 1 }
+            components = Array(repeating: "..", count: base.count - common) + target[common...]
+        } else {
+            components = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        }
+        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: ";?#"))
+        return components.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }
+            .joined(separator: "/")
+    }
+
+    static func listenSection(_ players: [Player]) -> String {
+        var html = "<section id=\"listen\" aria-labelledby=\"listen-heading\">\n<h2 id=\"listen-heading\">Listen</h2>\n"
+        guard !players.isEmpty else {
+            return html + "<p class=\"note\">No audio was rendered for this page.</p>\n</section>\n"
+        }
+        for player in players {
+            let name = URL(fileURLWithPath: player.path).lastPathComponent
+            let size = player.bytes.map { String(format: "%.1f kB", Double($0) / 1000) } ?? "not found"
+            let where_ = player.embedded ? "embedded in this page" : "beside this page"
+            html += "<figure class=\"player\">\n<figcaption id=\"\(player.id)-label\">"
+                + "<strong>\(escape(name))</strong> (\(size), \(where_))</figcaption>\n"
+                + "<audio id=\"\(player.id)\" controls preload=\"metadata\" aria-labelledby=\"\(player.id)-label\" "
+                + "src=\"\(escape(player.source))\"></audio>\n</figure>\n"
+        }
+        html += "<p class=\"note\">Click a mark on a timeline to hear it from there.</p>\n"
+        return html + "</section>\n"
+    }
+
+    /// Seeks the player a mark names to the mark's time and plays it.
+    static let seekScript = """
+        document.querySelectorAll('[data-audio]').forEach(function (mark) {
+          mark.addEventListener('click', function () {
+            var player = document.getElementById(mark.getAttribute('data-audio'));
+            if (!player) { return; }
+            player.currentTime = parseFloat(mark.getAttribute('data-t'));
+            player.play();
+          });
+        });
+
+        """
+
+    // MARK: - Timeline
+
+    static func timelineSection(_ runs: [Run], players: [Player]) -> String {
+        let end = runs.map { timelineEnd($0.report.run.timeline) }.max() ?? 1
+        let overview = 0...max(end, 0.5)
+        var html = "<section id=\"timeline\" aria-labelledby=\"timeline-heading\">\n"
+            + "<h2 id=\"timeline-heading\">Timeline</h2>\n" + legend(runs)
+        var crowded: [ClosedRange<Double>] = []
+        var pictures: [String] = []
+        for (index, run) in runs.enumerated() {
+            let drawing = drawing(run, index: index, window: overview, players: players, kind: "overview")
+            let rendered = drawing.render()
+            crowded += rendered.crowded
+            pictures.append(rendered.svg)
+        }
+        let closeUp = closeUpWindow(crowded, overview: overview)
+        for (index, run) in runs.enumerated() {
+            var drawing = drawing(run, index: index, window: overview, players: players, kind: "overview")
+            drawing.highlight = closeUp
+            html += figure(run, svg: closeUp == nil ? pictures[index] : drawing.render().svg)
+        }
+        if let closeUp {
+            let range = "\(Instant.seconds(closeUp.lowerBound))–\(Instant.seconds(closeUp.upperBound))"
+            html += "<h3>Close-up, \(range)</h3>\n<p class=\"note\">The busiest stretch, magnified: "
+                + "every run on the same scale.</p>\n"
+            for (index, run) in runs.enumerated() {
+                var drawing = drawing(run, index: index, window: closeUp, players: players, kind: "closeup")
+                drawing.maxLabelRows = 6
+                drawing.maxCutRows = 4
+                html += figure(run, svg: drawing.render().svg)
+            }
+        }
+        return html + "</section>\n"
+    }
+
+    static func figure(_ run: Run, svg: String) -> String {
+        "<figure class=\"picture\">\n<figcaption>\(escape(run.label)): "
+            + "\(escape(run.report.run.document.header.title))</figcaption>\n<div class=\"scroll\">\n\(svg)\n</div>\n"
+            + "</figure>\n"
+    }
+
+    /// The drawing of one run over a window.
+    static func drawing(_ run: Run, index: Int, window: ClosedRange<Double>, players: [Player], kind: String)
+        -> TimelineDrawing
+    {
+        let timeline = run.report.run.timeline
+        let player = players.first { $0.runs.contains(index) }
+        let range = "\(Instant.seconds(window.lowerBound))–\(Instant.seconds(window.upperBound))"
+        let title = "\(run.label) timeline, \(range)" + (kind == "closeup" ? " (close-up)" : "")
+        return TimelineDrawing(
+            lanes: lanes(of: timeline), window: window, id: "run\(index + 1)-\(kind)", title: title,
+            description: pictureDescription(timeline),
+            audio: player.map { ($0.id, run.audioOffset.seconds) })
+    }
+
+    /// What the picture shows, in words, for `<desc>`.
+    static func pictureDescription(_ timeline: Timeline) -> String {
+        let spoken = timeline.utterances.filter(\.wasSpoken).count
+        let cut = timeline.utterances.filter(\.wasInterrupted).count
+        let dropped = timeline.utterances.filter {
+            if case .dropped = $0.outcome { return true }
+            return false
+        }.count
+        let inputs = timeline.events.filter {
+            if case .user = $0.kind { return true }
+            return false
+        }.count
+        return "Lanes for input, speech, sounds, focus and on-screen text over \(timeline.end). "
+            + "\(inputs) user input\(inputs == 1 ? "" : "s"); \(spoken) utterance\(spoken == 1 ? "" : "s") spoken "
+            + "in full, \(cut) cut off, \(dropped) dropped. The transcript below lists every one in words."
+    }
+
+    /// The last instant anything on the timeline reaches, in seconds.
+    static func timelineEnd(_ timeline: Timeline) -> Double {
+        let marks = lanes(of: timeline).flatMap(\.marks).map(\.end)
+        return ([timeline.end.seconds] + marks).max() ?? 0
+    }
+
+    /// The stretch to magnify: around the marks whose labels did not fit, when that is a small part of the run.
+    static func closeUpWindow(_ crowded: [ClosedRange<Double>], overview: ClosedRange<Double>)
+        -> ClosedRange<Double>?
+    {
+        guard let low = crowded.map(\.lowerBound).min(), let high = crowded.map(\.upperBound).max() else {
+            return nil
+        }
+        var lower = low - 0.15
+        var upper = high + 0.25
+        if upper - lower < 1 {
+            let middle = (lower + upper) / 2
+            lower = middle - 0.5
+            upper = middle + 0.5
+        }
+        lower = max(lower, overview.lowerBound)
+        upper = min(upper, overview.upperBound)
+        guard upper > lower, upper - lower <= 0.6 * (overview.upperBound - overview.lowerBound) else { return nil }
+        return lower...upper
+    }
+
+    // MARK: - Escaping
+
+    /// `text` escaped for HTML text and for attribute values in either quote; control characters dropped.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default:
+                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
+                if scalar.value == 0x7F { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
