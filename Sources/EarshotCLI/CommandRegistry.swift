@@ -7,6 +7,10 @@ public enum CommandRegistry {
         SayCommand(),
         VoicesCommand(),
         CheckCommand(),
+        RenderCommand(),
+        CompareCommand(),
+        SamplesCommand(),
+        BenchCommand(),
     ]
 
     /// The command with `name`, if any.

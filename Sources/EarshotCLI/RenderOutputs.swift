@@ -1,0 +1,177 @@
+import EarshotAudio
+import EarshotCore
+import EarshotScript
+import EarshotSystem
+import Foundation
+
+/// One piece of a rendered file, in order: a spoken label, a scenario run, or a pause.
+public enum RenderItem {
+    /// A label spoken in the default voice ("Before."), followed by a short pause.
+    case label(String)
+    /// A scenario run; `name` tells segments apart ("before", "search before").
+    case run(name: String, ScenarioRun)
+    /// Silence.
+    case pause(Span)
+}
+
+/// A scenario run as placed in a rendered file.
+public struct RenderSegment {
+    /// Its name ("before", "after", "search before"; the script's name for a plain render).
+    public var name: String
+    /// The run.
+    public var run: ScenarioRun
+    /// Where the run's instant zero sits in the file.
+    public var offset: Span
+}
+
+/// What a render wrote: the files, the runs placed in it and the transcript. The review page takes this.
+public struct RenderedAudio {
+    /// The WAV file.
+    public var wavPath: String
+    /// The WebVTT transcript next to it.
+    public var vttPath: String
+    /// The JSON Lines timeline next to it.
+    public var jsonLinesPath: String
+    /// The runs, with their offsets in the file.
+    public var segments: [RenderSegment]
+    /// The labels spoken, with their offsets.
+    public var labels: [(text: String, offset: Span)]
+    /// The transcript written.
+    public var transcript: WebVTT
+    /// Frames per second.
+    public var sampleRate: Int
+    /// Frames written.
+    public var frameCount: Int
+
+    /// How long the file plays.
+    public var duration: Span { Span.frames(frameCount, rate: sampleRate) }
+}
+
+/// Renders runs to a WAV with its WebVTT transcript and JSON Lines timeline: what `render`, `compare` and
+/// `samples` share.
+///
+/// 1. The mix is planned: labels, runs and pauses laid end to end (``RenderItem``).
+/// 2. The transcript and timeline are staged in hidden temporaries.
+/// 3. The WAV streams to its own temporary block by block (bounded memory), with a progress line on a
+///    terminal.
+/// 4. The WAV is moved into place, then the two staged files. Any failure before that leaves none of the
+///    three; a failure committing the text files removes the new WAV again.
+public enum RenderOutputs {
+    /// The pause after a spoken label.
+    public static let labelPause = Span.milliseconds(400)
+
+    /// `out.vtt` for `out.wav` (the extension replaced, or appended when there is none).
+    public static func companion(of wavPath: String, extension newExtension: String) -> String {
+        let url = URL(fileURLWithPath: wavPath)
+        let base = url.pathExtension.isEmpty ? wavPath : String(wavPath.dropLast(url.pathExtension.count + 1))
+        return base + "." + newExtension
+    }
+
+    /// The voice media narration is spoken in: `narrator` from the Voices folder, else the default voice.
+    public static func narratorVoice(_ speech: ScenarioInputs.Speech) -> VoiceProfile {
+        if let library = speech.library, let narrator = try? library.profile(named: "narrator"),
+            (try? speech.synthesizer.validate(narrator)) != nil
+        {
+            return narrator
+        }
+        return labelVoice(speech)
+    }
+
+    /// The voice labels are spoken in: `default` from the Voices folder, else the built-in standard voice.
+    public static func labelVoice(_ speech: ScenarioInputs.Speech) -> VoiceProfile {
+        (try? speech.library?.profile(named: VoiceProfile.standard.name)) ?? .standard
+    }
+
+    /// Mixes `items` into `wavPath` and writes the transcript and timeline beside it.
+    ///
+    /// - Throws: `AudioFileError`, synthesis errors; no output is left behind then.
+    @discardableResult
+    public static func render(
+        _ items: [RenderItem], to wavPath: String, speech: ScenarioInputs.Speech, context: CommandContext,
+        progressTitle: String? = nil
+    ) throws -> RenderedAudio {
+        let library = speech.speech
+        let rate = library.sampleRate
+        let mixer = TimelineMixer(rate: rate)
+        let narrator = narratorVoice(speech)
+        let labelVoice = labelVoice(speech)
+        let soundsDirectory = ScenarioInputs.scriptsFolder().map {
+            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("Sounds").path
+        }
+        var cursor = 0
+        var segments: [RenderSegment] = []
+        var labels: [(text: String, offset: Span)] = []
+        var cues: [WebVTT.Cue] = []
+        for item in items {
+            let offset = Instant.ofFrame(cursor, rate: rate)
+            switch item {
+            case .label(let text):
+                let frames = try mixer.addSpeech(text, voice: labelVoice, at: cursor, speech: library)
+                labels.append((text, Span(nanoseconds: offset.nanoseconds)))
+                cues.append(WebVTT.Cue(start: offset, end: Instant.ofFrame(cursor + frames, rate: rate), text: text))
+                cursor += frames + frameCount(labelPause, rate: rate)
+            case .run(let name, let run):
+                let options = TimelineMixOptions(
+                    profile: run.profile, narratorVoice: narrator, soundsDirectory: soundsDirectory)
+                mixer.add(run.timeline, at: cursor, speech: library, options: options)
+                let shift = Span(nanoseconds: offset.nanoseconds)
+                segments.append(RenderSegment(name: name, run: run, offset: shift))
+                cues += WebVTT.cues(for: run.timeline, offset: shift)
+                cursor = mixer.length
+            case .pause(let span):
+                cursor += frameCount(span, rate: rate)
+            }
+            mixer.extend(to: cursor)
+        }
+        let transcript = WebVTT(cues: cues)
+        let vttPath = companion(of: wavPath, extension: "vtt")
+        let jsonPath = companion(of: wavPath, extension: "jsonl")
+        let vtt = try StagedFile(path: vttPath, text: transcript.document)
+        let json = try StagedFile(path: jsonPath, text: jsonLines(segments: segments, labels: labels))
+        let writer = try WAVWriter(path: wavPath, sampleRate: rate)
+        let progress = RenderProgress(title: progressTitle ?? wavPath, rate: rate, context: context)
+        do {
+            try mixer.render(to: writer, progress: progress.update)
+            progress.finish()
+            try writer.finish()
+        } catch {
+            progress.finish()
+            writer.cancel()
+            throw error
+        }
+        do {
+            try vtt.commit()
+            try json.commit()
+        } catch {
+            unlink(wavPath)
+            unlink(vttPath)
+            throw error
+        }
+        return RenderedAudio(
+            wavPath: wavPath, vttPath: vttPath, jsonLinesPath: jsonPath, segments: segments, labels: labels,
+            transcript: transcript, sampleRate: rate, frameCount: writer.frameCount)
+    }
+
+    /// One run: its timeline's JSON Lines as they are. Several: a `segment` line before each run's lines, giving
+    /// its name, script and offset in the file (each run's times stay relative to its own start).
+    static func jsonLines(segments: [RenderSegment], labels: [(text: String, offset: Span)]) -> String {
+        if segments.count == 1, labels.isEmpty { return segments[0].run.timeline.jsonLines() }
+        var text = ""
+        for segment in segments {
+            let header: [String: Any] = [
+                "type": "segment", "name": segment.name, "script": segment.run.document.path,
+                "offset_ms": segment.offset.milliseconds, "profile": segment.run.profile.name,
+                "voice": segment.run.voice.name,
+            ]
+            if let data = try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys, .withoutEscapingSlashes]) {
+                text += String(decoding: data, as: UTF8.self) + "\n"
+            }
+            text += segment.run.timeline.jsonLines()
+        }
+        return text
+    }
+
+    static func frameCount(_ span: Span, rate: Int) -> Int {
+        Instant(nanoseconds: span.nanoseconds).frame(atRate: rate)
+    }
+}

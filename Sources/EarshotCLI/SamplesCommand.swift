@@ -1,0 +1,170 @@
+import EarshotAudio
+import EarshotScript
+import Foundation
+
+/// `earshot samples [--check]`: regenerates `Samples/`, the rendered listening samples, or checks they are fresh.
+///
+/// For every script under `Scripts/PATTERN/` it writes `Samples/PATTERN/NAME.wav` with `NAME.vtt` and
+/// `NAME.jsonl`, plus an index, `Samples/README.md`. Each script is rendered by `earshot render` in a fresh
+/// process, because espeak-ng's audio is byte-identical only for the same call sequence from a fresh start
+/// (ENGINE-NOTES): so a sample equals what `earshot render` gives for that script anywhere, and `--check` can
+/// compare bytes. `--check` renders into a temporary folder, compares every file with `Samples/` and names the
+/// stale, missing and extra ones (status 1 when any).
+public struct SamplesCommand: Command {
+    /// Creates the command.
+    public init() {}
+
+    public let signature = CommandSignature(
+        name: "samples", summary: "Regenerate Samples/ (every script rendered), or --check that it is fresh.",
+        arguments: [],
+        options: [
+            .flag("check", help: "Render into a temporary folder and compare bytes with Samples/; change nothing."),
+            .value("output", short: "o", valueName: "dir", help: "The samples folder (default: Samples/ beside Scripts/)."),
+            .value("scripts", valueName: "dir", help: "The scripts folder (default: the nearest Scripts/)."),
+            VoiceOptions.voices,
+        ],
+        examples: ["samples", "samples --check"])
+
+    /// The extensions of files `samples` owns in the samples folder (others are left alone).
+    public static let ownedExtensions: Set<String> = ["wav", "vtt", "jsonl", "html", "md"]
+
+    /// The `earshot` words that render `script` as the sample `wav` (more outputs, such as a review page, are
+    /// added here so they regenerate and are checked with the rest).
+    public static func renderArguments(script: String, wav: String) -> [String] {
+        ["render", script, "-o", wav]
+    }
+
+    public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        guard let scripts = arguments.value("scripts") ?? ScenarioInputs.scriptsFolder() else {
+            throw CommandFailure("no Scripts/ folder here or above; give --scripts")
+        }
+        let root = URL(fileURLWithPath: scripts).standardizedFileURL.path
+        let samples = arguments.value("output")
+            ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path
+        let paths = try ScenarioInputs.scriptPaths([root], context: context)
+        let documents = try ScenarioInputs.parse(paths)
+        let manager = FileManager.default
+        let target = arguments.flag("check")
+            ? NSTemporaryDirectory() + "earshot-samples-" + UUID().uuidString : samples
+        defer { if arguments.flag("check") { try? manager.removeItem(atPath: target) } }
+        var produced: [String] = []
+        for path in paths {
+            let relative = String(path.dropFirst(root.count + 1))
+            let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
+            let wavRelative = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path) + ".wav"
+            try manager.createDirectory(
+                atPath: target + "/" + folder, withIntermediateDirectories: true)
+            try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
+            let stem = String(wavRelative.dropLast(4))
+            let outputs = (try? manager.contentsOfDirectory(atPath: target + "/" + folder)) ?? []
+            for file in outputs.sorted() where (folder.isEmpty ? file : folder + "/" + file).hasPrefix(stem + ".") {
+                produced.append(folder.isEmpty ? file : folder + "/" + file)
+            }
+        }
+        try AtomicFile.write(Self.index(paths: paths, documents: documents, root: root), to: target + "/README.md")
+        produced.append("README.md")
+        if arguments.flag("check") {
+            return try compare(produced: produced, rendered: target, samples: samples, context: context)
+        }
+        for extra in Self.ownedFiles(in: samples) where !produced.contains(extra) {
+            try manager.removeItem(atPath: samples + "/" + extra)
+            context.print("removed \(samples)/\(extra)")
+        }
+        context.print("Wrote \(produced.count) files in \(samples)/ from \(paths.count) scripts")
+        return ExitCode.success
+    }
+
+    private func renderInFreshProcess(
+        _ script: String, to wav: String, arguments: ParsedArguments, context: CommandContext
+    ) throws {
+        let process = Process()
+        let executable = context.environment["EARSHOT_BINARY"]
+            ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        process.executableURL = URL(fileURLWithPath: executable)
+        var words = Self.renderArguments(script: script, wav: wav)
+        if let voices = arguments.value(VoiceOptions.voices.long) { words += ["--voices", voices] }
+        process.arguments = words
+        var environment = context.environment
+        environment["EARSHOT_NO_PROGRESS"] = "1"
+        process.environment = environment
+        let errors = NSTemporaryDirectory() + "earshot-samples-err-" + UUID().uuidString
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw CommandFailure("rendering \(script) failed (status \(process.terminationStatus)):\n\(message)")
+        }
+    }
+
+    private func compare(
+        produced: [String], rendered: String, samples: String, context: CommandContext
+    ) throws -> Int32 {
+        let manager = FileManager.default
+        var problems: [String] = []
+        for file in produced {
+            guard let fresh = manager.contents(atPath: rendered + "/" + file) else { continue }
+            guard let stored = manager.contents(atPath: samples + "/" + file) else {
+                problems.append("missing: \(samples)/\(file)")
+                continue
+            }
+            if stored != fresh { problems.append("stale: \(samples)/\(file)") }
+        }
+        for extra in Self.ownedFiles(in: samples) where !produced.contains(extra) {
+            problems.append("extra: \(samples)/\(extra) (no script renders it)")
+        }
+        for problem in problems { context.print(problem) }
+        if problems.isEmpty {
+            context.print("\(samples)/ is up to date (\(produced.count) files)")
+            return ExitCode.success
+        }
+        context.printError("\(problems.count) sample file(s) out of date: run `earshot samples` (or `make samples`)")
+        return ExitCode.failure
+    }
+
+    /// Files in `folder` (relative, recursive, not hidden) with an extension `samples` owns.
+    static func ownedFiles(in folder: String) -> [String] {
+        let all = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
+        return all.filter { path in
+            !path.split(separator: "/").contains { $0.hasPrefix(".") }
+                && ownedExtensions.contains(URL(fileURLWithPath: path).pathExtension)
+        }.sorted()
+    }
+
+    /// `Samples/README.md`: what each sample is and what to listen for.
+    static func index(paths: [String], documents: [ScenarioDocument], root: String) -> String {
+        var text = """
+            # Listening samples
+
+            Every scenario script under `Scripts/`, rendered by `earshot render` (mono 16-bit WAV at espeak-ng's \
+            22050 Hz): speech cut at the exact sample where VoiceOver interrupted it, earcons, app sounds and media \
+            narration. Each WAV has its transcript (`.vtt`, WebVTT: cut lines end in — ✂ and say what cut them) and \
+            its timeline (`.jsonl`). Regenerate with `make samples` (`earshot samples`); the test suite fails when \
+            these files are out of date.
+
+            """
+        var pattern = ""
+        for (path, document) in zip(paths, documents) {
+            let relative = String(path.dropFirst(root.count + 1))
+            let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
+            if folder != pattern {
+                pattern = folder
+                text += "\n## \(folder.isEmpty ? "scripts" : folder)\n\n"
+            }
+            let stem = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path)
+            text += "- [\(stem).wav](\(stem).wav) ([transcript](\(stem).vtt)) — \(document.header.variant.rawValue): "
+                + document.header.title + "\n"
+            if document.header.variant == .before, let says = document.header.saysDifferent {
+                text += "  - listen for: \(says)\n"
+            }
+        }
+        return text
+    }
+}
