@@ -150,17 +150,25 @@ public struct SamplesCommand: Command {
             these files are out of date.
 
             """
-        var pattern = ""
-        for (path, document) in zip(paths, documents) {
-            let relative = String(path.dropFirst(root.count + 1))
-            let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
+        // Pairs together, before first: before-cart, after-cart, before-search, …
+        func key(_ path: String) -> (String, String, Int) {
+            let folder = String(path.dropFirst(root.count + 1).split(separator: "/").dropLast().joined(separator: "/"))
+            let stem = URLPath.stem(path)
+            let isAfter = stem.hasPrefix("after")
+            let pair = stem.hasPrefix("before") ? String(stem.dropFirst(6)) : isAfter ? String(stem.dropFirst(5)) : stem
+            return (folder, pair, isAfter ? 1 : 0)
+        }
+        let entries = zip(paths, documents).sorted { key($0.0) < key($1.0) }
+        var pattern: String?
+        for (path, document) in entries {
+            let folder = key(path).0
             if folder != pattern {
                 pattern = folder
                 text += "\n## \(folder.isEmpty ? "scripts" : folder)\n\n"
             }
             let stem = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path)
-            text += "- [\(stem).wav](\(stem).wav) ([transcript](\(stem).vtt)) — \(document.header.variant.rawValue): "
-                + document.header.title + "\n"
+            text += "- [\(URLPath.stem(path)).wav](\(stem).wav) ([transcript](\(stem).vtt)) — "
+                + "\(document.header.variant.rawValue): \(document.header.title)\n"
             if document.header.variant == .before, let says = document.header.saysDifferent {
                 text += "  - listen for: \(says)\n"
             }

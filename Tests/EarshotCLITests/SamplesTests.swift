@@ -1,0 +1,53 @@
+import EarshotAudio
+import Foundation
+import Testing
+
+/// The built `earshot` in fresh processes: renders are byte-identical, and Samples/ matches what it renders.
+@Suite("Samples and deterministic renders", .serialized)
+struct SamplesTests {
+    @Test(arguments: [
+        "Scripts/announcement-spam/before-search.earshot", "Scripts/audio-only-task/after-captions.earshot",
+        "Scripts/skeleton-noise/before-voiceover.earshot",
+    ])
+    func aScriptRendersToTheSameBytesInTwoFreshProcesses(script: String) throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        for name in ["a", "b"] {
+            let result = try EarshotBinary.run(["render", packageRoot + "/" + script, "-o", folder.path + "/\(name).wav"])
+            #expect(result.status == 0, "\(result.error)")
+        }
+        for ext in ["wav", "vtt", "jsonl"] {
+            let first = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/a." + ext))
+            let second = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/b." + ext))
+            #expect(first.count > 44, "\(ext) is not empty")
+            #expect(first == second, "\(script): the two .\(ext) files differ")
+        }
+        let wav = try WAVFile.read(path: folder.path + "/a.wav")
+        #expect(wav.sampleRate == 22_050 && wav.channels == 1)
+        #expect(wav.samples.contains { abs(Int($0)) > 3_000 }, "the render is audible")
+    }
+
+    @Test func samplesAreUpToDate() throws {
+        let result = try EarshotBinary.run(["samples", "--check"], in: packageRoot)
+        #expect(result.status == 0, "Samples/ is out of date; run `make samples`:\n\(result.output)\(result.error)")
+        #expect(result.output.contains("is up to date"))
+    }
+
+    @Test func aStaleSampleIsNamed() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let scripts = folder.path + "/Scripts/updates-frequently"
+        try FileManager.default.createDirectory(atPath: scripts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/Scripts/updates-frequently/before.earshot", toPath: scripts + "/before.earshot")
+        let made = try EarshotBinary.run(["samples"], in: folder.path)
+        #expect(made.status == 0, "\(made.error)")
+        let fresh = try EarshotBinary.run(["samples", "--check"], in: folder.path)
+        #expect(fresh.status == 0, "\(fresh.output)")
+        try Data("WEBVTT\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/Samples/updates-frequently/before.vtt"))
+        let stale = try EarshotBinary.run(["samples", "--check"], in: folder.path)
+        #expect(stale.status == 1)
+        #expect(stale.output.contains("stale: ") && stale.output.contains("updates-frequently/before.vtt"))
+        #expect(!stale.output.contains("before.wav"))
+    }
+}
