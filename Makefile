@@ -39,3 +39,9 @@ test: deps
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Regenerates Samples/: every script rendered to WAV with its transcript, each in a fresh process (the test
+# suite fails when Samples/ is out of date).
+.PHONY: samples
+samples: release
+	$(EARSHOT) samples

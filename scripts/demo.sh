@@ -17,3 +17,9 @@ echo
 echo "== announcement-spam: the before scripts fail their checks, the after scripts pass them =="
 "$earshot" check --expect-variants --transcript announcement-spam | tee "$out/announcement-spam-check.txt"
 echo "Files are in $out/: hello.wav, announcement-spam-check.txt"
+
+echo
+echo "== announcement-spam, rendered: \"Before.\" … \"After.\" for each pair =="
+"$earshot" compare announcement-spam -o "$out/announcement-spam.wav"
+echo "Listen to $out/announcement-spam.wav: the before runs cut every echo off mid-word, the after runs don't."
+echo "Beside it: $out/announcement-spam.vtt (transcript, cuts marked — ✂) and $out/announcement-spam.jsonl (timeline)."
