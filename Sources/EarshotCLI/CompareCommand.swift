@@ -27,7 +27,7 @@ public struct CompareCommand: Command {
         options: [
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
-            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices,
+            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
         ],
         examples: [
             "compare announcement-spam -o out/announcement-spam.wav",
@@ -41,6 +41,7 @@ public struct CompareCommand: Command {
         }
         let rendered = try Self.render(arguments, outputPath: outputPath, context: context)
         context.print(RenderCommand.summary(rendered))
+        try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)
         return ExitCode.success
     }
 

@@ -93,7 +93,7 @@ extension ReviewPage {
                 break
             }
         }
-        let speech = timeline.utterances.compactMap(speechMark).sorted { $0.start < $1.start }
+        let speech = timeline.utterances.compactMap { speechMark($0, in: timeline) }.sorted { $0.start < $1.start }
         return [
             TimelineLane(name: "Input", summary: "user inputs", marks: input),
             TimelineLane(name: "Speech", summary: "utterances", marks: speech),
@@ -104,7 +104,7 @@ extension ReviewPage {
     }
 
     /// The mark for an utterance: a bar while it sounded (ending in a cut when cut), a dot when dropped.
-    static func speechMark(_ record: UtteranceRecord) -> TimelineMark? {
+    static func speechMark(_ record: UtteranceRecord, in timeline: Timeline) -> TimelineMark? {
         let utterance = record.utterance
         let style = "k-" + utterance.kind.rawValue
         let kind = kindName(utterance.kind)
@@ -120,7 +120,7 @@ extension ReviewPage {
                                 label: heard + "—",
                                 tooltip: "\(start)–\(cut) \(kind) \"\(heard)—\" of \"\(utterance.text)\", "
                                     + "cut by \(by.description)",
-                                style: style, cut: "✂ " + shortened(by.description, to: 28))
+                                style: style, cut: "✂ " + cutterName(by, in: timeline))
         case .dropped(let at, let reason, _):
             return TimelineMark(start: at.seconds, shape: .dot, label: "∅ " + utterance.text,
                                 tooltip: "\(at) \(kind) \"\(utterance.text)\" dropped: \(reason.rawValue)",
@@ -131,6 +131,25 @@ extension ReviewPage {
         case .pending:
             return nil
         }
+    }
+
+    /// What cut an utterance, briefly: `echo "a"`, `announce "Results up…"`, `swipe next`.
+    static func cutterName(_ interruption: Interruption, in timeline: Timeline) -> String {
+        guard let id = interruption.utterance, let cutter = timeline.record(id) else {
+            return shortened(interruption.description, to: 24)
+        }
+        let kind: String
+        switch cutter.utterance.kind {
+        case .focusRead: kind = "read"
+        case .announcement: kind = "announce"
+        case .screenChange: kind = "screen"
+        case .layoutChange: kind = "layout"
+        case .pageScrolled: kind = "scrolled"
+        case .typingEcho: kind = "echo"
+        case .valueEcho: kind = "value"
+        case .hint, .poll, .scan: kind = cutter.utterance.kind.rawValue
+        }
+        return "\(kind) \"\(shortened(cutter.utterance.text, to: 12))\""
     }
 
     /// How the legend and tooltips name an utterance kind.
@@ -151,7 +170,7 @@ extension ReviewPage {
 
     static func inputLabel(_ action: UserAction) -> String {
         switch action {
-        case .type(let character): return "⌨ \(character)"
+        case .type(let character): return "\"\(character)\""
         case .swipeNext: return "swipe →"
         case .swipePrevious: return "swipe ←"
         case .focus(let id): return "touch \(id)"

@@ -11,10 +11,11 @@ extension ReviewPage {
         var rows: [(String, String)] = []
         rows.append(("Pattern", distinct(headers.map(\.pattern)).joined(separator: ", ")))
         rows.append((runs.count > 1 ? "Variants" : "Variant",
-                     runs.map { "\($0.report.run.document.header.variant.rawValue)" }.joined(separator: " → ")))
+                     distinct(headers.map(\.variant.rawValue)).joined(separator: " → ")))
         rows.append(("Profile", distinct(runs.map(\.report.run.profile.name)).joined(separator: ", ")))
         rows.append(("Voice", distinct(runs.map(\.report.run.voice.name)).joined(separator: ", ")))
         let different = distinct(headers.compactMap(\.saysDifferent))
+        let titled = distinct(headers.map(\.title)).count > 1
         var html = "<dl class=\"facts\">\n"
         for (term, value) in rows {
             html += "<div><dt>\(term)</dt><dd>\(escape(value))</dd></div>\n"
@@ -23,7 +24,10 @@ extension ReviewPage {
         if !different.isEmpty {
             html += "<section class=\"different\" aria-labelledby=\"different-heading\">"
                 + "<h2 id=\"different-heading\">What should sound different</h2>\n"
-                + different.map { "<p>\(escape($0))</p>\n" }.joined() + "</section>\n"
+                + different.map { text in
+                    let title = headers.first { $0.saysDifferent == text }?.title ?? ""
+                    return "<p>" + (titled ? "<strong>\(escape(title)):</strong> " : "") + "\(escape(text))</p>\n"
+                }.joined() + "</section>\n"
         }
         return html
     }
@@ -88,7 +92,7 @@ extension ReviewPage {
             let status = check.passed ? "pass" : "fail"
             html += "<li class=\"check \(status)\"><p class=\"check-name\"><span class=\"verdict\">"
                 + (check.passed ? "✔ pass" : "✘ fail") + "</span> <strong>\(escape(check.name))</strong> "
-                + "<span class=\"where\">\(escape(check.location.description))</span></p>\n<ul class=\"assertions\">\n"
+                + "<span class=\"where\">\(escape(shortLocation(check.location)))</span></p>\n<ul class=\"assertions\">\n"
             for assertion in check.assertions {
                 html += "<li class=\"assertion \(assertion.passed ? "pass" : "fail")\">"
                     + "<span class=\"verdict\" aria-label=\"\(assertion.passed ? "passed" : "failed")\">"
@@ -104,18 +108,25 @@ extension ReviewPage {
         return html + "</ul>\n"
     }
 
+    /// `before-search.earshot:25:1`: the script's path is in the run's facts already.
+    static func shortLocation(_ location: SourceLocation) -> String {
+        let name = location.path.split(separator: "/").last.map(String.init) ?? location.path
+        return "\(name):\(location.line):\(location.column)"
+    }
+
     /// The findings, each highlighted: they are anti-patterns the cards name.
     static func findingsTable(_ findings: [Finding], index: Int) -> String {
         var html = "<h3>Findings: \(findings.count)</h3>\n"
         guard !findings.isEmpty else { return html + "<p class=\"note ok\">No anti-patterns found.</p>\n" }
         html += "<table class=\"findings\">\n<thead><tr><th scope=\"col\">Impact</th><th scope=\"col\">Rule</th>"
-            + "<th scope=\"col\">Times</th><th scope=\"col\">First at</th><th scope=\"col\">What happened</th>"
-            + "<th scope=\"col\">Read</th></tr></thead>\n<tbody>\n"
+            + "<th scope=\"col\">Times</th><th scope=\"col\">What happened</th></tr></thead>\n<tbody>\n"
         for finding in findings {
             html += "<tr class=\"finding impact-\(finding.impact.rawValue)\">"
-                + "<td>\(finding.impact.rawValue)</td><td><code>\(escape(finding.rule))</code></td>"
-                + "<td>×\(finding.occurrences)</td><td>\(finding.at)</td><td>\(escape(finding.message))</td>"
-                + "<td>patterns/\(escape(finding.card))</td></tr>\n"
+                + "<td class=\"impact\">\(finding.impact.rawValue)</td>"
+                + "<td class=\"rule\"><code>\(escape(finding.rule))</code>"
+                + "<br/><span class=\"card\">read patterns/\(escape(finding.card))</span></td>"
+                + "<td class=\"times\">×\(finding.occurrences)</td>"
+                + "<td>first at \(finding.at): \(escape(finding.message))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }

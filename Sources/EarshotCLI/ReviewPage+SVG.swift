@@ -70,8 +70,7 @@ struct TimelineDrawing {
             grid += "<text class=\"axis\" x=\"\(tx)\" y=\"\(Self.format(plotBottom + 18))\" text-anchor=\"middle\">"
                 + "\(Self.secondsLabel(tick))</text>"
         }
-        grid += "<text class=\"axis\" x=\"\(Self.format(plotLeft - 8))\" y=\"\(Self.format(plotBottom + 18))\" "
-            + "text-anchor=\"end\">time</text>"
+        grid += "<text class=\"axis\" x=\"8\" y=\"\(Self.format(plotBottom + 18))\">time</text>"
         var outline = ""
         if let highlight {
             let left = x(max(highlight.lowerBound, window.lowerBound))
@@ -113,12 +112,14 @@ struct TimelineDrawing {
         let visible = lane.marks.filter { $0.end >= window.lowerBound && $0.start <= window.upperBound }
         var labelRows = RowPacker(rows: maxLabelRows)
         var cutRows = RowPacker(rows: maxCutRows)
-        var placements: [(mark: TimelineMark, x1: Double, x2: Double, label: Placement, cut: Placement)] = []
+        var placements: [(mark: TimelineMark, text: String, x1: Double, x2: Double, label: Placement, cut: Placement)] =
+            []
         var crowded: [ClosedRange<Double>] = []
         for mark in visible {
             let x1 = x(max(mark.start, window.lowerBound))
             let x2 = max(x(min(mark.end, window.upperBound)), x1 + 2)
-            let labelWidth = Self.textWidth(mark.label)
+            let labelText = mark.start < window.lowerBound ? "…" + mark.label : mark.label
+            let labelWidth = Self.textWidth(labelText)
             var label = Placement.none
             if case .bar = mark.shape, x2 - x1 >= labelWidth + 8 {
                 label = .inside
@@ -140,7 +141,7 @@ struct TimelineDrawing {
                     crowded.append(mark.start...mark.end)
                 }
             }
-            placements.append((mark, x1, x2, label, cut))
+            placements.append((mark, labelText, x1, x2, label, cut))
         }
         let aboveRows = Double(max(labelRows.used, 1))
         let belowRows = Double(cutRows.used)
@@ -159,14 +160,15 @@ struct TimelineDrawing {
             group += shape(mark, x1: placed.x1, x2: placed.x2, top: barTop)
             switch placed.label {
             case .inside:
-                group += "<text class=\"in\" x=\"\(Self.format(placed.x1 + 4))\" y=\"\(Self.format(barTop + 14))\">"
-                    + "\(ReviewPage.escape(mark.label))</text>"
+                let hollow = mark.shape == .bar(end: mark.end, hollow: true)
+                group += "<text class=\"\(hollow ? "in-hollow" : "in")\" x=\"\(Self.format(placed.x1 + 4))\" "
+                    + "y=\"\(Self.format(barTop + 14))\">\(ReviewPage.escape(placed.text))</text>"
             case .row(let row, let start):
                 let baseline = barTop - 4 - Double(row) * Self.rowHeight
                 shapes += "<line class=\"leader\" x1=\"\(Self.format(placed.x1))\" y1=\"\(Self.format(baseline + 2))\" "
                     + "x2=\"\(Self.format(placed.x1))\" y2=\"\(Self.format(barTop))\"/>"
                 texts += "<text class=\"out\" x=\"\(Self.format(start + 2))\" y=\"\(Self.format(baseline))\">"
-                    + "\(ReviewPage.escape(mark.label))</text>"
+                    + "\(ReviewPage.escape(placed.text))</text>"
             case .none:
                 break
             }

@@ -15,7 +15,8 @@ extension ReviewPage {
         h1 { margin: 2px 0 10px; font-size: 26px; line-height: 1.2; }
         h2 { font-size: 20px; margin: 22px 0 8px; }
         h3 { font-size: 16px; margin: 16px 0 6px; }
-        code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 13px; }
+        code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace, "Noto Color Emoji", "Apple Color Emoji",
+          "Segoe UI Emoji"; font-size: 13px; }
         .facts { display: flex; flex-wrap: wrap; gap: 4px 26px; margin: 0 0 8px; }
         .facts div { display: flex; gap: 6px; }
         .facts dt { font-weight: bold; color: var(--muted); }
@@ -37,13 +38,14 @@ extension ReviewPage {
         .picture { margin: 10px 0 14px; }
         .picture figcaption { font-weight: bold; margin-bottom: 2px; }
         .scroll { overflow-x: auto; }
-        svg.timeline { display: block; width: 100%; max-width: 1320px; height: auto; background: #ffffff;
+        svg.timeline { display: block; width: 100%; min-width: 1000px; max-width: 1320px; height: auto; background: #ffffff;
           border: 1px solid var(--line); }
         svg.timeline text { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 11px;
           fill: var(--ink); }
         svg.timeline text.out, svg.timeline text.cut-label, svg.timeline text.none { paint-order: stroke;
           stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
         svg.timeline text.in { fill: #ffffff; }
+        svg.timeline text.in-hollow { fill: var(--ink); }
         svg.timeline text.lane-name { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; font-size: 13px;
           font-weight: bold; }
         svg.timeline text.axis { fill: var(--muted); }
@@ -65,7 +67,7 @@ extension ReviewPage {
         .k-screenChange { --c: #0f6466; } .k-layoutChange { --c: #11587a; } .k-pageScrolled { --c: #5d4a87; }
         .k-poll { --c: #6f5500; } .k-typingEcho { --c: #6a3aa3; } .k-valueEcho { --c: #4f4f4f; }
         .k-scan { --c: #7a2e62; } .k-input { --c: #1b1b1b; } .k-focus { --c: #1f5fa8; } .k-lost { --c: #a0161b; }
-        .k-earcon { --c: #0f6466; } .k-sound { --c: #6f5500; } .k-media { --c: #5d4a87; } .k-caption { --c: #2e6b3a; }
+        .k-earcon { --c: #0f6466; } .k-sound { --c: #6f5500; } .k-media { --c: #34495e; } .k-caption { --c: #2e6b3a; }
         .k-text { --c: #4f4f4f; }
         .legend { list-style: none; padding: 0; margin: 4px 0 8px; display: flex; flex-wrap: wrap; gap: 4px 18px;
           font-size: 14px; }
@@ -83,7 +85,7 @@ extension ReviewPage {
         .check.fail { background: var(--fail-bg); border-color: var(--fail); border-left-width: 5px; }
         .check.pass { background: var(--pass-bg); border-color: #8fbf99; }
         .check-name { margin: 0 0 4px; }
-        .check .where { color: var(--muted); font-size: 12px; }
+        .check .where { color: var(--muted); font-size: 12px; white-space: nowrap; }
         .check.fail .check-name .verdict, .assertion.fail > .verdict { color: var(--fail); font-weight: bold; }
         .check.pass .check-name .verdict, .assertion.pass > .verdict { color: var(--pass); font-weight: bold; }
         .assertions { padding-left: 14px; }
@@ -95,7 +97,9 @@ extension ReviewPage {
           vertical-align: top; }
         table.findings th { background: #f0f0f0; }
         tr.finding { background: var(--fail-bg); }
-        tr.finding td:first-child { color: var(--fail); font-weight: bold; }
+        tr.finding td.impact { color: var(--fail); font-weight: bold; }
+        td.impact, td.rule, td.times { white-space: nowrap; }
+        td.rule .card { font-size: 12.5px; color: var(--muted); }
         .ok { color: var(--pass); }
         pre.transcript { background: #f7f7f7; border: 1px solid var(--line); padding: 8px 10px; overflow-x: auto;
           font-size: 12.5px; line-height: 1.4; }

@@ -60,9 +60,9 @@ public enum ReviewPage {
     public static func html(runs: [Run], options: Options = Options()) -> String {
         let players = audioPlayers(for: runs, options: options)
         let title = options.title ?? pageTitle(runs)
-        var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        page += "<meta name=\"generator\" content=\"earshot\">\n"
+        var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+        page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+        page += "<meta name=\"generator\" content=\"earshot\"/>\n"
         page += "<title>\(escape(title)) — Earshot review</title>\n<style>\n\(styleSheet)</style>\n</head>\n<body>\n"
         page += "<main>\n<header>\n<p class=\"kicker\">Earshot review</p>\n<h1>\(escape(title))</h1>\n"
         page += headerDetails(runs) + verdictSummary(runs) + "</header>\n"
@@ -86,14 +86,13 @@ public enum ReviewPage {
         try AtomicFile.write(html(runs: runs, options: options), to: path)
     }
 
-    /// The title: the script's, or for several runs of one pattern, the pattern's with the titles.
+    /// The title: the script's, or for several runs the pattern's with the one title they share (or how many).
     static func pageTitle(_ runs: [Run]) -> String {
         let headers = runs.map(\.report.run.document.header)
         guard let first = headers.first else { return "Earshot review" }
         let titles = headers.map(\.title).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         guard headers.count > 1 else { return first.title }
-        let labels = runs.map(\.label).joined(separator: " vs ")
-        return "\(first.pattern): \(titles.joined(separator: " / ")) (\(labels))"
+        return "\(first.pattern): " + (titles.count == 1 ? first.title : "\(titles.count) scenarios, before and after")
     }
 
     // MARK: - Audio
@@ -159,7 +158,7 @@ public enum ReviewPage {
             let where_ = player.embedded ? "embedded in this page" : "beside this page"
             html += "<figure class=\"player\">\n<figcaption id=\"\(player.id)-label\">"
                 + "<strong>\(escape(name))</strong> (\(size), \(where_))</figcaption>\n"
-                + "<audio id=\"\(player.id)\" controls preload=\"metadata\" aria-labelledby=\"\(player.id)-label\" "
+                + "<audio id=\"\(player.id)\" controls=\"controls\" preload=\"metadata\" aria-labelledby=\"\(player.id)-label\" "
                 + "src=\"\(escape(player.source))\"></audio>\n</figure>\n"
         }
         html += "<p class=\"note\">Click a mark on a timeline to hear it from there.</p>\n"
@@ -264,8 +263,9 @@ public enum ReviewPage {
         guard let low = crowded.map(\.lowerBound).min(), let high = crowded.map(\.upperBound).max() else {
             return nil
         }
-        var lower = low - 0.15
-        var upper = high + 0.25
+        let pad = max(0.25, (high - low) * 0.1)
+        var lower = low - pad
+        var upper = high + pad
         if upper - lower < 1 {
             let middle = (lower + upper) / 2
             lower = middle - 0.5
