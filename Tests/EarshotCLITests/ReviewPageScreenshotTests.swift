@@ -5,10 +5,13 @@ import Testing
 
 /// Headless Chromium, for looking at pages the way a reviewer's browser shows them.
 enum HeadlessBrowser {
-    /// The Chromium executable: `$CHROMIUM`, else Debian's `chromium`, else `chromium-browser` on the PATH.
+    /// The Chromium executable: `$CHROMIUM` (nil when that is not executable), else Debian's `chromium`, else
+    /// `chromium-browser` on the PATH.
     static let path: String? = {
         let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["CHROMIUM"], !explicit.isEmpty { return explicit }
+        if let explicit = environment["CHROMIUM"], !explicit.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil
+        }
         let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
         for name in ["chromium", "chromium-browser"] {
             for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/" + name) {
@@ -70,8 +73,9 @@ struct ReviewPageScreenshotTests {
     @Test(.timeLimit(.minutes(1)))
     func theComparisonPageRendersInHeadlessChromium() throws {
         guard HeadlessBrowser.path != nil else {
-            Issue.record("chromium is not installed: run `make deps` (the Makefile's APT_PACKAGES has it) "
-                         + "or `apt-get install chromium`, or set $CHROMIUM")
+            let message = "chromium is not installed: run `make deps` (the Makefile's APT_PACKAGES has it) "
+                + "or `apt-get install chromium`, or set $CHROMIUM"
+            Issue.record(Comment(rawValue: message))
             return
         }
         let before = try ReviewFixtures.report("announcement-spam/before-search.earshot")

@@ -284,15 +284,22 @@ struct ReviewPageTests {
         #expect(page.all("li", class: "check").contains { $0.allText.contains(hostile) })
     }
 
-    @Test func thePageIsTheSameEveryTime() throws {
-        let report = try ReviewFixtures.report("audio-only-task/before-captions.earshot")
-        let first = ReviewPage.html(runs: [(label: "Before", report: report, wavPath: nil)])
-        let second = ReviewPage.html(runs: [(label: "Before", report: report, wavPath: nil)])
-        #expect(first == second)
+    @Test func thePageIsTheSameEveryTimeAndShowsMutedSoundsHollowAndDroppedSpeechAsDots() throws {
+        let before = try ReviewFixtures.report("audio-only-task/before-sound-off.earshot")
+        let after = try ReviewFixtures.report("audio-only-task/after-sound-off.earshot")
+        let runs = [(label: "Before", report: before, wavPath: String?.none), (label: "After", report: after, wavPath: nil)]
+        let first = ReviewPage.html(runs: runs)
+        #expect(first == ReviewPage.html(runs: runs))
         let page = try PageParser.parse(first)
-        // The muted media track and the dropped focus read are drawn hollow.
-        #expect(!page.all("rect", class: "hollow").isEmpty)
-        #expect(!page.all("circle", class: "dot").isEmpty)
+        let hollow = page.all("rect", class: "hollow")
+        #expect(hollow.count >= 2, "the muted media and sound are hollow bars")
+        #expect(page.all("text", class: "in-hollow").contains { $0.allText.contains("(muted)") })
+        let dropped = after.run.timeline.utterances.filter {
+            if case .dropped = $0.outcome { return true }
+            return false
+        }
+        #expect(!dropped.isEmpty)
+        #expect(page.all("circle", class: "dot").count == dropped.count)
     }
 
     @Test(arguments: [
