@@ -66,7 +66,11 @@ public final class TimelineMixer {
                 var duckingLevel: Double?
                 if case .media(let level) = clip.role, let level { duckingLevel = level }
                 if clip.gain == 1, duckingLevel == nil {
-                    for frame in from..<to { sum[frame - blockStart] += Int32(samples[frame - clip.start]) }
+                    sum.withUnsafeMutableBufferPointer { sum in
+                        samples.withUnsafeBufferPointer { samples in
+                            for frame in from..<to { sum[frame - blockStart] += Int32(samples[frame - clip.start]) }
+                        }
+                    }
                     continue
                 }
                 if duckingLevel != nil, depths == nil { depths = envelope.depths(for: blockStart..<blockEnd) }

@@ -64,11 +64,22 @@ public final class WAVWriter {
             try checkUsable()
             return
         }
-        for sample in samples {
-            let bits = UInt16(bitPattern: sample)
-            buffer.append(UInt8(truncatingIfNeeded: bits))
-            buffer.append(UInt8(truncatingIfNeeded: bits >> 8))
+        // On a little-endian host contiguous samples already are the file's bytes: copy them in one go (the
+        // per-sample loop below cost more than the whole mix of a render).
+        let copied = samples.withContiguousStorageIfAvailable { storage -> Bool in
+            guard UInt16(1).littleEndian == 1 else { return false }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(storage))
+            return true
+        }
+        if copied == true {
             if buffer.count >= Self.chunkSize { try flush() }
+        } else {
+            for sample in samples {
+                let bits = UInt16(bitPattern: sample)
+                buffer.append(UInt8(truncatingIfNeeded: bits))
+                buffer.append(UInt8(truncatingIfNeeded: bits >> 8))
+                if buffer.count >= Self.chunkSize { try flush() }
+            }
         }
         frameCount += samples.count
     }

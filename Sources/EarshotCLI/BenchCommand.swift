@@ -183,7 +183,7 @@ public struct BenchCommand: Command {
     static func memory(_ key: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
-            return Int(line.dropFirst(key.count + 1).split(separator: " ").first ?? "")
+            return Int(line.dropFirst(key.count + 1).split(whereSeparator: \.isWhitespace).first ?? "")
         }
         return nil
     }

@@ -93,7 +93,12 @@ public enum RenderOutputs {
         let library = speech.speech
         let rate = library.sampleRate
         let mixer = TimelineMixer(rate: rate)
-        let narrator = narratorVoice(speech)
+        // Resolving the narrator switches espeak-ng's voice: only done when some run has media to narrate.
+        let hasMedia = items.contains { item in
+            guard case .run(_, let run) = item else { return false }
+            return run.timeline.events.contains { if case .media = $0.kind { return true } else { return false } }
+        }
+        let narrator = hasMedia ? narratorVoice(speech) : labelVoice(speech)
         let labelVoice = labelVoice(speech)
         let soundsDirectory = ScenarioInputs.scriptsFolder().map {
             URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("Sounds").path
