@@ -55,40 +55,58 @@ extension ReviewPage {
             switch event.kind {
             case .user(let action):
                 let label = inputLabel(action)
-                input.append(TimelineMark(start: at, shape: .tick, label: label, tooltip: "\(event.at) \(label)",
-                                          style: "k-input"))
+                input.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: label, tooltip: "\(event.at) \(label)",
+                        style: "k-input"))
             case .focus(_, let to, _, let cause):
                 let label = "→ " + (to ?? "nothing")
-                focus.append(TimelineMark(start: at, shape: .tick, label: label,
-                                          tooltip: "\(event.at) focus \(label) (\(cause))", style: "k-focus"))
+                focus.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: label,
+                        tooltip: "\(event.at) focus \(label) (\(cause))", style: "k-focus"))
             case .focusLost(let id):
-                focus.append(TimelineMark(start: at, shape: .tick, label: "✕ \(id) gone",
-                                          tooltip: "\(event.at) focused \(id) disappeared", style: "k-lost"))
+                focus.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: "✕ \(id) gone",
+                        tooltip: "\(event.at) focused \(id) disappeared", style: "k-lost"))
             case .scanHighlight(let id):
-                focus.append(TimelineMark(start: at, shape: .tick, label: "▣ \(id)",
-                                          tooltip: "\(event.at) scan highlights \(id)", style: "k-scan"))
+                focus.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: "▣ \(id)",
+                        tooltip: "\(event.at) scan highlights \(id)", style: "k-scan"))
             case .earcon(let name, let duration):
-                sounds.append(TimelineMark(start: at, shape: .bar(end: (event.at + duration).seconds, hollow: false),
-                                           label: "♪ \(name)", tooltip: "\(event.at) earcon \(name) \(duration)",
-                                           style: "k-earcon"))
+                sounds.append(
+                    TimelineMark(
+                        start: at, shape: .bar(end: (event.at + duration).seconds, hollow: false),
+                        label: "♪ \(name)", tooltip: "\(event.at) earcon \(name) \(duration)",
+                        style: "k-earcon"))
             case .sound(let name, let duration, let heard):
-                sounds.append(TimelineMark(start: at, shape: .bar(end: (event.at + duration).seconds, hollow: !heard),
-                                           label: "♪ \(name)" + (heard ? "" : " (muted)"),
-                                           tooltip: "\(event.at) sound \(name) \(duration)" + (heard ? "" : ", muted"),
-                                           style: "k-sound"))
+                sounds.append(
+                    TimelineMark(
+                        start: at, shape: .bar(end: (event.at + duration).seconds, hollow: !heard),
+                        label: "♪ \(name)" + (heard ? "" : " (muted)"),
+                        tooltip: "\(event.at) sound \(name) \(duration)" + (heard ? "" : ", muted"),
+                        style: "k-sound"))
             case .media(let track, let heard):
                 let narration = track.narration.map { "+\($0.offset) \($0.text)" }.joined(separator: "; ")
-                sounds.append(TimelineMark(start: at, shape: .bar(end: (event.at + track.duration).seconds, hollow: !heard),
-                                           label: "▶ \(track.name)" + (heard ? "" : " (muted)"),
-                                           tooltip: "\(event.at) media \(track.name) \(track.duration)"
-                                               + (heard ? "" : ", muted") + (narration.isEmpty ? "" : ": " + narration),
-                                           style: "k-media"))
+                sounds.append(
+                    TimelineMark(
+                        start: at, shape: .bar(end: (event.at + track.duration).seconds, hollow: !heard),
+                        label: "▶ \(track.name)" + (heard ? "" : " (muted)"),
+                        tooltip: "\(event.at) media \(track.name) \(track.duration)"
+                            + (heard ? "" : ", muted") + (narration.isEmpty ? "" : ": " + narration),
+                        style: "k-media"))
             case .caption(let text, let until):
-                screen.append(TimelineMark(start: at, shape: .bar(end: until.seconds, hollow: false), label: text,
-                                           tooltip: "\(event.at)–\(until) caption \"\(text)\"", style: "k-caption"))
+                screen.append(
+                    TimelineMark(
+                        start: at, shape: .bar(end: until.seconds, hollow: false), label: text,
+                        tooltip: "\(event.at)–\(until) caption \"\(text)\"", style: "k-caption"))
             case .visibleText(let text):
-                screen.append(TimelineMark(start: at, shape: .tick, label: "▤ \(text)",
-                                           tooltip: "\(event.at) shows \"\(text)\"", style: "k-text"))
+                screen.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: "▤ \(text)",
+                        tooltip: "\(event.at) shows \"\(text)\"", style: "k-text"))
             case .app, .announcementDidFinish:
                 break
             }
@@ -110,24 +128,28 @@ extension ReviewPage {
         let kind = kindName(utterance.kind)
         switch record.outcome {
         case .spoken(let start, let end):
-            return TimelineMark(start: start.seconds, shape: .bar(end: end.seconds, hollow: false),
-                                label: utterance.text,
-                                tooltip: "\(start)–\(end) \(kind) \"\(utterance.text)\" (\(utterance.cause))",
-                                style: style)
+            return TimelineMark(
+                start: start.seconds, shape: .bar(end: end.seconds, hollow: false),
+                label: utterance.text,
+                tooltip: "\(start)–\(end) \(kind) \"\(utterance.text)\" (\(utterance.cause))",
+                style: style)
         case .interrupted(let start, let cut, let by):
             let heard = record.heardText
-            return TimelineMark(start: start.seconds, shape: .bar(end: cut.seconds, hollow: false),
-                                label: heard + "—",
-                                tooltip: "\(start)–\(cut) \(kind) \"\(heard)—\" of \"\(utterance.text)\", "
-                                    + "cut by \(by.description)",
-                                style: style, cut: "✂ " + cutterName(by, in: timeline))
+            return TimelineMark(
+                start: start.seconds, shape: .bar(end: cut.seconds, hollow: false),
+                label: heard + "—",
+                tooltip: "\(start)–\(cut) \(kind) \"\(heard)—\" of \"\(utterance.text)\", "
+                    + "cut by \(by.description)",
+                style: style, cut: "✂ " + cutterName(by, in: timeline))
         case .dropped(let at, let reason, _):
-            return TimelineMark(start: at.seconds, shape: .dot, label: "∅ " + utterance.text,
-                                tooltip: "\(at) \(kind) \"\(utterance.text)\" dropped: \(reason.rawValue)",
-                                style: style)
+            return TimelineMark(
+                start: at.seconds, shape: .dot, label: "∅ " + utterance.text,
+                tooltip: "\(at) \(kind) \"\(utterance.text)\" dropped: \(reason.rawValue)",
+                style: style)
         case .speaking(let start):
-            return TimelineMark(start: start.seconds, shape: .bar(end: start.seconds, hollow: false),
-                                label: utterance.text, tooltip: "\(start) \(kind) \"\(utterance.text)\"", style: style)
+            return TimelineMark(
+                start: start.seconds, shape: .bar(end: start.seconds, hollow: false),
+                label: utterance.text, tooltip: "\(start) \(kind) \"\(utterance.text)\"", style: style)
         case .pending:
             return nil
         }

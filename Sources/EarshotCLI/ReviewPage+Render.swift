@@ -13,8 +13,9 @@ extension ReviewPage {
             let report = ScriptReport(
                 run: segment.run, checks: CheckEvaluator(run: segment.run).evaluate(),
                 findings: FindingRules.findings(in: segment.run.timeline))
-            return Run(label: label(segment.name), report: report, wavPath: rendered.wavPath,
-                       audioOffset: segment.offset)
+            return Run(
+                label: label(segment.name), report: report, wavPath: rendered.wavPath,
+                audioOffset: segment.offset)
         }
     }
 

@@ -10,8 +10,11 @@ extension ReviewPage {
         }
         var rows: [(String, String)] = []
         rows.append(("Pattern", distinct(headers.map(\.pattern)).joined(separator: ", ")))
-        rows.append((runs.count > 1 ? "Variants" : "Variant",
-                     distinct(headers.map(\.variant.rawValue)).joined(separator: " → ")))
+        rows.append(
+            (
+                runs.count > 1 ? "Variants" : "Variant",
+                distinct(headers.map(\.variant.rawValue)).joined(separator: " → ")
+            ))
         rows.append(("Profile", distinct(runs.map(\.report.run.profile.name)).joined(separator: ", ")))
         rows.append(("Voice", distinct(runs.map(\.report.run.voice.name)).joined(separator: ", ")))
         let different = distinct(headers.compactMap(\.saysDifferent))
@@ -22,7 +25,8 @@ extension ReviewPage {
         }
         html += "</dl>\n"
         if !different.isEmpty {
-            html += "<section class=\"different\" aria-labelledby=\"different-heading\">"
+            html +=
+                "<section class=\"different\" aria-labelledby=\"different-heading\">"
                 + "<h2 id=\"different-heading\">What should sound different</h2>\n"
                 + different.map { text in
                     let title = headers.first { $0.saysDifferent == text }?.title ?? ""
@@ -41,7 +45,8 @@ extension ReviewPage {
             let passed = checks.filter(\.passed).count
             let findings = run.report.findings.count
             let ok = passed == checks.count && findings == 0
-            html += "<li class=\"\(ok ? "pass" : "fail")\"><strong>\(escape(run.label))</strong>: "
+            html +=
+                "<li class=\"\(ok ? "pass" : "fail")\"><strong>\(escape(run.label))</strong>: "
                 + "<span class=\"verdict\">\(passed == checks.count ? "✔" : "✘") \(passed) of \(checks.count) "
                 + "check\(checks.count == 1 ? "" : "s") pass</span>, "
                 + "\(findings) finding\(findings == 1 ? "" : "s")</li>\n"
@@ -67,7 +72,8 @@ extension ReviewPage {
         let report = run.report
         let header = report.run.document.header
         let heading = "run\(index + 1)-heading"
-        var html = "<section class=\"run\" aria-labelledby=\"\(heading)\">\n"
+        var html =
+            "<section class=\"run\" aria-labelledby=\"\(heading)\">\n"
             + "<h2 id=\"\(heading)\">\(escape(run.label)): \(escape(header.title))</h2>\n"
             + "<dl class=\"facts\">"
             + "<div><dt>Script</dt><dd><code>\(escape(report.run.document.path))</code></dd></div>"
@@ -76,7 +82,8 @@ extension ReviewPage {
             + "<div><dt>Voice</dt><dd>\(escape(report.run.voice.name))</dd></div></dl>\n"
         html += checksList(report.checks, index: index)
         html += findingsTable(report.findings, index: index)
-        html += "<h3 id=\"run\(index + 1)-transcript\">Transcript</h3>\n"
+        html +=
+            "<h3 id=\"run\(index + 1)-transcript\">Transcript</h3>\n"
             + "<pre class=\"transcript\" tabindex=\"0\" aria-labelledby=\"run\(index + 1)-transcript\">"
             + escape(report.run.timeline.transcript()) + "</pre>\n"
         return html + "</section>\n"
@@ -90,15 +97,18 @@ extension ReviewPage {
         html += "<ul class=\"checks\">\n"
         for check in checks {
             let status = check.passed ? "pass" : "fail"
-            html += "<li class=\"check \(status)\"><p class=\"check-name\"><span class=\"verdict\">"
+            html +=
+                "<li class=\"check \(status)\"><p class=\"check-name\"><span class=\"verdict\">"
                 + (check.passed ? "✔ pass" : "✘ fail") + "</span> <strong>\(escape(check.name))</strong> "
                 + "<span class=\"where\">\(escape(shortLocation(check.location)))</span></p>\n<ul class=\"assertions\">\n"
             for assertion in check.assertions {
-                html += "<li class=\"assertion \(assertion.passed ? "pass" : "fail")\">"
+                html +=
+                    "<li class=\"assertion \(assertion.passed ? "pass" : "fail")\">"
                     + "<span class=\"verdict\" aria-label=\"\(assertion.passed ? "passed" : "failed")\">"
                     + (assertion.passed ? "✔" : "✘") + "</span> <code>\(escape(assertion.text))</code>"
                 if !assertion.evidence.isEmpty {
-                    html += "\n<ul class=\"evidence\">"
+                    html +=
+                        "\n<ul class=\"evidence\">"
                         + assertion.evidence.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
                 }
                 html += "</li>\n"
@@ -118,10 +128,12 @@ extension ReviewPage {
     static func findingsTable(_ findings: [Finding], index: Int) -> String {
         var html = "<h3>Findings: \(findings.count)</h3>\n"
         guard !findings.isEmpty else { return html + "<p class=\"note ok\">No anti-patterns found.</p>\n" }
-        html += "<table class=\"findings\">\n<thead><tr><th scope=\"col\">Impact</th><th scope=\"col\">Rule</th>"
+        html +=
+            "<table class=\"findings\">\n<thead><tr><th scope=\"col\">Impact</th><th scope=\"col\">Rule</th>"
             + "<th scope=\"col\">Times</th><th scope=\"col\">What happened</th></tr></thead>\n<tbody>\n"
         for finding in findings {
-            html += "<tr class=\"finding impact-\(finding.impact.rawValue)\">"
+            html +=
+                "<tr class=\"finding impact-\(finding.impact.rawValue)\">"
                 + "<td class=\"impact\">\(finding.impact.rawValue)</td>"
                 + "<td class=\"rule\"><code>\(escape(finding.rule))</code>"
                 + "<br/><span class=\"card\">read patterns/\(escape(finding.card))</span></td>"

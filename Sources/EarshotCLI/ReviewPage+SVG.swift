@@ -67,7 +67,8 @@ struct TimelineDrawing {
         for tick in Self.ticks(for: window) {
             let tx = Self.format(x(tick))
             grid += "<line class=\"grid\" x1=\"\(tx)\" y1=\"8\" x2=\"\(tx)\" y2=\"\(Self.format(plotBottom + 4))\"/>"
-            grid += "<text class=\"axis\" x=\"\(tx)\" y=\"\(Self.format(plotBottom + 18))\" text-anchor=\"middle\">"
+            grid +=
+                "<text class=\"axis\" x=\"\(tx)\" y=\"\(Self.format(plotBottom + 18))\" text-anchor=\"middle\">"
                 + "\(Self.secondsLabel(tick))</text>"
         }
         grid += "<text class=\"axis\" x=\"8\" y=\"\(Self.format(plotBottom + 18))\">time</text>"
@@ -75,14 +76,16 @@ struct TimelineDrawing {
         if let highlight {
             let left = x(max(highlight.lowerBound, window.lowerBound))
             let right = x(min(highlight.upperBound, window.upperBound))
-            outline = "<rect class=\"closeup\" x=\"\(Self.format(left))\" y=\"4\" width=\"\(Self.format(right - left))\" "
+            outline =
+                "<rect class=\"closeup\" x=\"\(Self.format(left))\" y=\"4\" width=\"\(Self.format(right - left))\" "
                 + "height=\"\(Self.format(plotBottom))\"/>"
                 + "<text class=\"closeup-label\" x=\"\(Self.format(right - 4))\" y=\"\(Self.format(plotBottom + 30))\" "
                 + "text-anchor=\"end\">close-up below</text>"
         }
         let titleID = id + "-title"
         let descID = id + "-desc"
-        let svg = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+        let svg =
+            "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
             + "viewBox=\"0 0 \(Self.format(Self.width)) \(Self.format(height))\" "
             + "width=\"\(Self.format(Self.width))\" height=\"\(Self.format(height))\" "
             + "aria-labelledby=\"\(titleID) \(descID)\" aria-label=\"\(ReviewPage.escape(title))\">\n"
@@ -98,56 +101,77 @@ struct TimelineDrawing {
         for (index, top) in laneTops.enumerated() {
             let next = index + 1 < laneTops.count ? laneTops[index + 1] : bottom
             if index % 2 == 0 {
-                markup += "<rect class=\"lane\" x=\"0\" y=\"\(Self.format(top))\" width=\"\(Self.format(Self.width))\" "
+                markup +=
+                    "<rect class=\"lane\" x=\"0\" y=\"\(Self.format(top))\" width=\"\(Self.format(Self.width))\" "
                     + "height=\"\(Self.format(next - top))\"/>"
             }
         }
         return markup
     }
 
+    /// A mark with where its label, cut label or dot went.
+    private struct Placed {
+        var mark: TimelineMark
+        var text: String
+        var x1: Double
+        var x2: Double
+        var label = Placement.none
+        var cut = Placement.none
+        var dotRow = 0
+    }
+
     /// One lane: its name, marks, labels; its height and the marks whose labels did not fit.
+    ///
+    /// Top to bottom: label rows, the row of bars and ticks (what was heard or done), the rows of dropped
+    /// utterances' dots with their labels, the rows of cut labels.
     private func draw(_ lane: TimelineLane, top: Double, shaded: Bool)
         -> (markup: String, height: Double, crowded: [ClosedRange<Double>])
     {
         let visible = lane.marks.filter { $0.end >= window.lowerBound && $0.start <= window.upperBound }
         var labelRows = RowPacker(rows: maxLabelRows)
+        var dotRows = RowPacker(rows: 2)
         var cutRows = RowPacker(rows: maxCutRows)
-        var placements: [(mark: TimelineMark, text: String, x1: Double, x2: Double, label: Placement, cut: Placement)] =
-            []
+        var placements: [Placed] = []
         var crowded: [ClosedRange<Double>] = []
         for mark in visible {
             let x1 = x(max(mark.start, window.lowerBound))
-            let x2 = max(x(min(mark.end, window.upperBound)), x1 + 2)
-            let labelText = mark.start < window.lowerBound ? "…" + mark.label : mark.label
-            let labelWidth = Self.textWidth(labelText)
-            var label = Placement.none
-            if case .bar = mark.shape, x2 - x1 >= labelWidth + 8 {
-                label = .inside
+            var placed = Placed(
+                mark: mark, text: mark.start < window.lowerBound ? "…" + mark.label : mark.label, x1: x1,
+                x2: max(x(min(mark.end, window.upperBound)), x1 + 2))
+            let labelWidth = Self.textWidth(placed.text)
+            if mark.shape == .dot {
+                let start = min(max(x1 - 6, plotLeft), plotRight - labelWidth - 14)
+                if let row = dotRows.place(from: start, width: labelWidth + 14) {
+                    placed.dotRow = row
+                    placed.label = .row(row, x1 + 8)
+                } else {
+                    crowded.append(mark.start...mark.end)
+                }
+            } else if case .bar = mark.shape, placed.x2 - x1 >= labelWidth + 8 {
+                placed.label = .inside
             } else {
                 let start = min(max(x1 - 2, plotLeft), plotRight - labelWidth)
                 if let row = labelRows.place(from: start, width: labelWidth) {
-                    label = .row(row, start)
+                    placed.label = .row(row, start)
                 } else {
                     crowded.append(mark.start...mark.end)
                 }
             }
-            var cut = Placement.none
             if let text = mark.cut, mark.end <= window.upperBound {
                 let width = Self.textWidth(text)
-                let start = min(max(x2 - 5, plotLeft), plotRight - width)
+                let start = min(max(placed.x2 - 5, plotLeft), plotRight - width)
                 if let row = cutRows.place(from: start, width: width) {
-                    cut = .row(row, start)
+                    placed.cut = .row(row, start)
                 } else {
                     crowded.append(mark.start...mark.end)
                 }
             }
-            placements.append((mark, labelText, x1, x2, label, cut))
+            placements.append(placed)
         }
-        let aboveRows = Double(max(labelRows.used, 1))
-        let belowRows = Double(cutRows.used)
-        let barTop = top + 6 + aboveRows * Self.rowHeight
+        let barTop = top + 6 + Double(max(labelRows.used, 1)) * Self.rowHeight
         let barBottom = barTop + Self.barHeight
-        let height = barBottom - top + belowRows * Self.rowHeight + 8
+        let dotsBottom = barBottom + Double(dotRows.used) * Self.rowHeight
+        let height = dotsBottom - top + Double(cutRows.used) * Self.rowHeight + 8
         var shapes = ""
         var texts = ""
         for placed in placements {
@@ -157,50 +181,72 @@ struct TimelineDrawing {
                 group += " data-audio=\"\(audio.id)\" data-t=\"\(Self.format(audio.offset + mark.start, digits: 3))\""
             }
             group += "><title>\(ReviewPage.escape(mark.tooltip))</title>"
+            if mark.shape == .dot {
+                let centre = barBottom + 8 + Double(placed.dotRow) * Self.rowHeight
+                group +=
+                    "<circle class=\"dot\" cx=\"\(Self.format(placed.x1))\" cy=\"\(Self.format(centre))\" r=\"4.5\"/>"
+                if case .row(_, let start) = placed.label {
+                    texts +=
+                        "<text class=\"dropped\" x=\"\(Self.format(start))\" y=\"\(Self.format(centre + 4))\">"
+                        + "\(ReviewPage.escape(placed.text))</text>"
+                }
+                shapes += group + "</g>"
+                continue
+            }
             group += shape(mark, x1: placed.x1, x2: placed.x2, top: barTop)
             switch placed.label {
             case .inside:
                 let hollow = mark.shape == .bar(end: mark.end, hollow: true)
-                group += "<text class=\"\(hollow ? "in-hollow" : "in")\" x=\"\(Self.format(placed.x1 + 4))\" "
+                group +=
+                    "<text class=\"\(hollow ? "in-hollow" : "in")\" x=\"\(Self.format(placed.x1 + 4))\" "
                     + "y=\"\(Self.format(barTop + 14))\">\(ReviewPage.escape(placed.text))</text>"
             case .row(let row, let start):
                 let baseline = barTop - 4 - Double(row) * Self.rowHeight
-                shapes += "<line class=\"leader\" x1=\"\(Self.format(placed.x1))\" y1=\"\(Self.format(baseline + 2))\" "
+                shapes +=
+                    "<line class=\"leader\" x1=\"\(Self.format(placed.x1))\" y1=\"\(Self.format(baseline + 2))\" "
                     + "x2=\"\(Self.format(placed.x1))\" y2=\"\(Self.format(barTop))\"/>"
-                texts += "<text class=\"out\" x=\"\(Self.format(start + 2))\" y=\"\(Self.format(baseline))\">"
+                texts +=
+                    "<text class=\"out\" x=\"\(Self.format(start + 2))\" y=\"\(Self.format(baseline))\">"
                     + "\(ReviewPage.escape(placed.text))</text>"
             case .none:
                 break
             }
             if case .row(let row, let start) = placed.cut {
-                let baseline = barBottom + 12 + Double(row) * Self.rowHeight
-                texts += "<text class=\"cut-label\" x=\"\(Self.format(start))\" y=\"\(Self.format(baseline))\">"
+                let baseline = dotsBottom + 12 + Double(row) * Self.rowHeight
+                texts +=
+                    "<text class=\"cut-label\" x=\"\(Self.format(start))\" y=\"\(Self.format(baseline))\">"
                     + "\(ReviewPage.escape(mark.cut ?? ""))</text>"
             }
             shapes += group + "</g>"
         }
-        let name = "<text class=\"lane-name\" x=\"8\" y=\"\(Self.format(barTop + 14))\">\(ReviewPage.escape(lane.name))</text>"
+        let name =
+            "<text class=\"lane-name\" x=\"8\" y=\"\(Self.format(barTop + 14))\">"
+            + "\(ReviewPage.escape(lane.name))</text>"
         var empty = ""
         if visible.isEmpty {
-            empty = "<text class=\"none\" x=\"\(Self.format(plotLeft + 6))\" y=\"\(Self.format(barTop + 14))\">"
+            empty =
+                "<text class=\"none\" x=\"\(Self.format(plotLeft + 6))\" y=\"\(Self.format(barTop + 14))\">"
                 + "no \(ReviewPage.escape(lane.summary))</text>"
         }
-        let markup = "<g class=\"lane-\(lane.name.lowercased().replacingOccurrences(of: " ", with: "-"))\">"
+        let markup =
+            "<g class=\"lane-\(lane.name.lowercased().replacingOccurrences(of: " ", with: "-"))\">"
             + name + empty + shapes + texts + "</g>\n"
         return (markup, height, crowded)
     }
 
-    /// A mark's shape: a bar (with a zigzag cut mark when cut), a tick or a hollow dot.
+    /// A mark's shape in the bar row: a bar (with a zigzag cut mark when cut) or a tick.
     private func shape(_ mark: TimelineMark, x1: Double, x2: Double, top: Double) -> String {
         switch mark.shape {
         case .bar(_, let hollow):
-            var markup = "<rect class=\"\(hollow ? "bar hollow" : "bar")\" x=\"\(Self.format(x1))\" "
+            var markup =
+                "<rect class=\"\(hollow ? "bar hollow" : "bar")\" x=\"\(Self.format(x1))\" "
                 + "y=\"\(Self.format(top))\" width=\"\(Self.format(x2 - x1))\" height=\"\(Self.format(Self.barHeight))\"/>"
             if mark.cut != nil, mark.end <= window.upperBound {
                 var points: [String] = []
                 for step in 0...5 {
                     let px = x2 + (step % 2 == 0 ? -2.5 : 2.5)
-                    points.append("\(Self.format(px)),\(Self.format(top - 3 + Double(step) * (Self.barHeight + 6) / 5))")
+                    points.append(
+                        "\(Self.format(px)),\(Self.format(top - 3 + Double(step) * (Self.barHeight + 6) / 5))")
                 }
                 markup += "<polyline class=\"cut\" points=\"\(points.joined(separator: " "))\"/>"
             }
@@ -209,7 +255,7 @@ struct TimelineDrawing {
             return "<rect class=\"tick\" x=\"\(Self.format(x1 - 1))\" y=\"\(Self.format(top))\" width=\"2.5\" "
                 + "height=\"\(Self.format(Self.barHeight))\"/>"
         case .dot:
-            return "<circle class=\"dot\" cx=\"\(Self.format(x1))\" cy=\"\(Self.format(top + Self.barHeight / 2))\" r=\"5\"/>"
+            return ""  // drawn by `draw`, in the rows under the bars
         }
     }
 

@@ -42,7 +42,8 @@ extension ReviewPage {
           border: 1px solid var(--line); }
         svg.timeline text { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 11px;
           fill: var(--ink); }
-        svg.timeline text.out, svg.timeline text.cut-label, svg.timeline text.none { paint-order: stroke;
+        svg.timeline text.out, svg.timeline text.cut-label, svg.timeline text.none, svg.timeline text.dropped {
+          paint-order: stroke;
           stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
         svg.timeline text.in { fill: #ffffff; }
         svg.timeline text.in-hollow { fill: var(--ink); }
@@ -51,6 +52,7 @@ extension ReviewPage {
         svg.timeline text.axis { fill: var(--muted); }
         svg.timeline text.none { fill: #6a6a6a; font-style: italic; }
         svg.timeline text.cut-label { fill: var(--fail); }
+        svg.timeline text.dropped { fill: var(--muted); }
         svg.timeline text.closeup-label { fill: #1f5fa8; }
         svg.timeline rect.lane { fill: #f4f5f7; }
         svg.timeline line.grid { stroke: #dedede; stroke-width: 1; }

@@ -69,7 +69,8 @@ public enum ReviewPage {
         page += listenSection(players)
         page += timelineSection(runs, players: players)
         page += "<div class=\"runs\">\n" + runs.enumerated().map { runSection($1, index: $0) }.joined() + "</div>\n"
-        page += "</main>\n<footer><p>Made by <code>earshot</code>. The timeline and transcript come from the same "
+        page +=
+            "</main>\n<footer><p>Made by <code>earshot</code>. The timeline and transcript come from the same "
             + "simulation as the audio: real espeak-ng durations, cut to the sample.</p></footer>\n"
         if !players.isEmpty { page += "<script>\n\(seekScript)</script>\n" }
         return page + "</body>\n</html>\n"
@@ -124,8 +125,10 @@ public enum ReviewPage {
                 source = "data:audio/wav;base64," + data.base64EncodedString()
                 embedded = true
             }
-            players.append(Player(id: "audio-\(players.count + 1)", path: path, runs: [index], source: source,
-                                  embedded: embedded, bytes: bytes))
+            players.append(
+                Player(
+                    id: "audio-\(players.count + 1)", path: path, runs: [index], source: source,
+                    embedded: embedded, bytes: bytes))
         }
         return players
     }
@@ -156,7 +159,8 @@ public enum ReviewPage {
             let name = URL(fileURLWithPath: player.path).lastPathComponent
             let size = player.bytes.map { String(format: "%.1f kB", Double($0) / 1000) } ?? "not found"
             let where_ = player.embedded ? "embedded in this page" : "beside this page"
-            html += "<figure class=\"player\">\n<figcaption id=\"\(player.id)-label\">"
+            html +=
+                "<figure class=\"player\">\n<figcaption id=\"\(player.id)-label\">"
                 + "<strong>\(escape(name))</strong> (\(size), \(where_))</figcaption>\n"
                 + "<audio id=\"\(player.id)\" controls=\"controls\" preload=\"metadata\" aria-labelledby=\"\(player.id)-label\" "
                 + "src=\"\(escape(player.source))\"></audio>\n</figure>\n"
@@ -180,37 +184,66 @@ public enum ReviewPage {
 
     // MARK: - Timeline
 
+    /// The timeline pictures: runs of one scenario (a before and its after) share a time scale and a close-up.
     static func timelineSection(_ runs: [Run], players: [Player]) -> String {
-        let end = runs.map { timelineEnd($0.report.run.timeline) }.max() ?? 1
-        let overview = 0...max(end, 0.5)
-        var html = "<section id=\"timeline\" aria-labelledby=\"timeline-heading\">\n"
+        var html =
+            "<section id=\"timeline\" aria-labelledby=\"timeline-heading\">\n"
             + "<h2 id=\"timeline-heading\">Timeline</h2>\n" + legend(runs)
-        var crowded: [ClosedRange<Double>] = []
-        var pictures: [String] = []
-        for (index, run) in runs.enumerated() {
-            let drawing = drawing(run, index: index, window: overview, players: players, kind: "overview")
-            let rendered = drawing.render()
-            crowded += rendered.crowded
-            pictures.append(rendered.svg)
-        }
-        let closeUp = closeUpWindow(crowded, overview: overview)
-        for (index, run) in runs.enumerated() {
-            var drawing = drawing(run, index: index, window: overview, players: players, kind: "overview")
-            drawing.highlight = closeUp
-            html += figure(run, svg: closeUp == nil ? pictures[index] : drawing.render().svg)
-        }
-        if let closeUp {
-            let range = "\(Instant.seconds(closeUp.lowerBound))–\(Instant.seconds(closeUp.upperBound))"
-            html += "<h3>Close-up, \(range)</h3>\n<p class=\"note\">The busiest stretch, magnified: "
-                + "every run on the same scale.</p>\n"
-            for (index, run) in runs.enumerated() {
-                var drawing = drawing(run, index: index, window: closeUp, players: players, kind: "closeup")
-                drawing.maxLabelRows = 6
-                drawing.maxCutRows = 4
-                html += figure(run, svg: drawing.render().svg)
+        let groups = scenarioGroups(runs)
+        for group in groups {
+            if groups.count > 1, let first = group.first {
+                html += "<h3>\(escape(runs[first].report.run.document.header.title))</h3>\n"
             }
+            html += timelineGroup(group, runs: runs, players: players, headingLevel: groups.count > 1 ? 4 : 3)
         }
         return html + "</section>\n"
+    }
+
+    /// Consecutive runs of the same scenario (same title and pattern), by index.
+    static func scenarioGroups(_ runs: [Run]) -> [[Int]] {
+        var groups: [[Int]] = []
+        for (index, run) in runs.enumerated() {
+            let header = run.report.run.document.header
+            if let last = groups.last?.last, runs[last].report.run.document.header.title == header.title,
+                runs[last].report.run.document.header.pattern == header.pattern
+            {
+                groups[groups.count - 1].append(index)
+            } else {
+                groups.append([index])
+            }
+        }
+        return groups
+    }
+
+    /// One scenario's pictures on one time scale, then a close-up of its crowded stretch when labels did not fit.
+    static func timelineGroup(_ group: [Int], runs: [Run], players: [Player], headingLevel: Int) -> String {
+        let end = group.map { timelineEnd(runs[$0].report.run.timeline) }.max() ?? 1
+        let overview = 0...max(end, 0.5)
+        var crowded: [ClosedRange<Double>] = []
+        for index in group {
+            crowded +=
+                drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
+                .render().crowded
+        }
+        let closeUp = closeUpWindow(crowded, overview: overview)
+        var html = ""
+        for index in group {
+            var drawing = drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
+            drawing.highlight = closeUp
+            html += figure(runs[index], svg: drawing.render().svg)
+        }
+        guard let closeUp else { return html }
+        let range = "\(Instant.seconds(closeUp.lowerBound))–\(Instant.seconds(closeUp.upperBound))"
+        html +=
+            "<h\(headingLevel)>Close-up, \(range)</h\(headingLevel)>\n<p class=\"note\">The busiest stretch, "
+            + "magnified\(group.count > 1 ? ", every run on the same scale" : "").</p>\n"
+        for index in group {
+            var drawing = drawing(runs[index], index: index, window: closeUp, players: players, kind: "closeup")
+            drawing.maxLabelRows = 6
+            drawing.maxCutRows = 4
+            html += figure(runs[index], svg: drawing.render().svg)
+        }
+        return html
     }
 
     static func figure(_ run: Run, svg: String) -> String {
@@ -256,25 +289,28 @@ public enum ReviewPage {
         return ([timeline.end.seconds] + marks).max() ?? 0
     }
 
-    /// The stretch to magnify: around the marks whose labels did not fit, when that is a small part of the run.
+    /// The stretch to magnify: around the marks whose labels did not fit; when they spread over most of the
+    /// run, the first fifth of the run from the first of them.
     static func closeUpWindow(_ crowded: [ClosedRange<Double>], overview: ClosedRange<Double>)
         -> ClosedRange<Double>?
     {
         guard let low = crowded.map(\.lowerBound).min(), let high = crowded.map(\.upperBound).max() else {
             return nil
         }
-        let pad = max(0.25, (high - low) * 0.1)
-        var lower = low - pad
-        var upper = high + pad
-        if upper - lower < 1 {
+        let span = overview.upperBound - overview.lowerBound
+        var lower = low - max(0.25, (high - low) * 0.1)
+        var upper = high + max(0.25, (high - low) * 0.1)
+        if upper - lower > 0.6 * span {
+            lower = low - 0.25
+            upper = lower + max(1, 0.2 * span)
+        } else if upper - lower < 1 {
             let middle = (lower + upper) / 2
             lower = middle - 0.5
             upper = middle + 0.5
         }
         lower = max(lower, overview.lowerBound)
         upper = min(upper, overview.upperBound)
-        guard upper > lower, upper - lower <= 0.6 * (overview.upperBound - overview.lowerBound) else { return nil }
-        return lower...upper
+        return upper > lower ? lower...upper : nil
     }
 
     // MARK: - Escaping

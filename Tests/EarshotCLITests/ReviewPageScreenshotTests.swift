@@ -73,7 +73,8 @@ struct ReviewPageScreenshotTests {
     @Test(.timeLimit(.minutes(1)))
     func theComparisonPageRendersInHeadlessChromium() throws {
         guard HeadlessBrowser.path != nil else {
-            let message = "chromium is not installed: run `make deps` (the Makefile's APT_PACKAGES has it) "
+            let message =
+                "chromium is not installed: run `make deps` (the Makefile's APT_PACKAGES has it) "
                 + "or `apt-get install chromium`, or set $CHROMIUM"
             Issue.record(Comment(rawValue: message))
             return
@@ -84,17 +85,20 @@ struct ReviewPageScreenshotTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try ReviewFixtures.wav("Before. After.", to: folder + "/compare.wav")
         let page = folder + "/review.html"
-        try ReviewPage.write(runs: [
-            ReviewPage.Run(label: "Before", report: before, wavPath: folder + "/compare.wav"),
-            ReviewPage.Run(label: "After", report: after, wavPath: folder + "/compare.wav", audioOffset: .seconds(6)),
-        ], to: page)
+        try ReviewPage.write(
+            runs: [
+                ReviewPage.Run(label: "Before", report: before, wavPath: folder + "/compare.wav"),
+                ReviewPage.Run(
+                    label: "After", report: after, wavPath: folder + "/compare.wav", audioOffset: .seconds(6)),
+            ], to: page)
         let png = folder + "/review.png"
         let started = Date()
         let result = try HeadlessBrowser.screenshot(
             of: page, to: png, width: 1400, height: 2000, profile: folder + "/chromium-profile", timeout: 20)
         let elapsed = Date().timeIntervalSince(started)
-        let data = try #require(FileManager.default.contents(atPath: png),
-                                "chromium wrote no screenshot (status \(result.status)): \(result.log.suffix(2000))")
+        let data = try #require(
+            FileManager.default.contents(atPath: png),
+            "chromium wrote no screenshot (status \(result.status)): \(result.log.suffix(2000))")
         let size = try #require(HeadlessBrowser.pngSize(data), "the screenshot is not a PNG")
         #expect(size.width == 1400 && size.height == 2000)
         #expect(data.count > 60_000, "a \(data.count)-byte screenshot is blank or nearly so")

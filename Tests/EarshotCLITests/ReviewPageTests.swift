@@ -143,8 +143,9 @@ struct ReviewPageTests {
         #expect(page.all("dd").contains { $0.allText == "before → after" })
         let different = try #require(before.run.document.header.saysDifferent)
         #expect(html.contains(ReviewPage.escape(different)))
-        #expect(!html.contains("src=\"http") && !html.contains("href=") && !html.contains("@import"),
-                "the page loads nothing from outside")
+        #expect(
+            !html.contains("src=\"http") && !html.contains("href=") && !html.contains("@import"),
+            "the page loads nothing from outside")
     }
 
     @Test func eachRunHasOneOverviewPictureWithEveryLaneAndAnAccessibleName() throws {
@@ -169,7 +170,8 @@ struct ReviewPageTests {
         let (html, before, after, _) = try Self.comparePage()
         let page = try PageParser.parse(html)
         for (run, report) in [("run1", before), ("run2", after)] {
-            let svg = try #require(page.all("svg").first { $0.all("title").first?.attributes["id"] == "\(run)-overview-title" })
+            let svg = try #require(
+                page.all("svg").first { $0.all("title").first?.attributes["id"] == "\(run)-overview-title" })
             let timeline = report.run.timeline
             let cut = timeline.utterances.filter(\.wasInterrupted)
             #expect(svg.all("polyline", class: "cut").count == cut.count)
@@ -213,7 +215,8 @@ struct ReviewPageTests {
         #expect(players.first?.attributes["controls"] != nil)
         let firstSpeech = try #require(before.run.timeline.heardUtterances.first?.start)
         let marks = page.all("g", class: "m").filter { $0.attributes["data-audio"] == "audio-1" }
-        #expect(marks.contains { $0.attributes["data-t"] == TimelineDrawing.format(1 + firstSpeech.seconds, digits: 3) })
+        #expect(
+            marks.contains { $0.attributes["data-t"] == TimelineDrawing.format(1 + firstSpeech.seconds, digits: 3) })
         #expect(page.all("script").count == 1)
     }
 
@@ -225,8 +228,9 @@ struct ReviewPageTests {
         try ReviewFixtures.wav("After.", to: wav)
         let pagePath = folder + "/pages/review.html"
         try FileManager.default.createDirectory(atPath: folder + "/pages", withIntermediateDirectories: true)
-        try ReviewPage.write(runs: [ReviewPage.Run(label: "After", report: report, wavPath: wav)], to: pagePath,
-                             options: ReviewPage.Options(embedLimit: 0))
+        try ReviewPage.write(
+            runs: [ReviewPage.Run(label: "After", report: report, wavPath: wav)], to: pagePath,
+            options: ReviewPage.Options(embedLimit: 0))
         let page = try PageParser.parse(try String(contentsOfFile: pagePath, encoding: .utf8))
         #expect(page.all("audio").first?.attributes["src"] == "../audio%20files/after.wav")
         #expect(page.all("figcaption").contains { $0.allText.contains("beside this page") })
@@ -287,7 +291,9 @@ struct ReviewPageTests {
     @Test func thePageIsTheSameEveryTimeAndShowsMutedSoundsHollowAndDroppedSpeechAsDots() throws {
         let before = try ReviewFixtures.report("audio-only-task/before-sound-off.earshot")
         let after = try ReviewFixtures.report("audio-only-task/after-sound-off.earshot")
-        let runs = [(label: "Before", report: before, wavPath: String?.none), (label: "After", report: after, wavPath: nil)]
+        let runs = [
+            (label: "Before", report: before, wavPath: String?.none), (label: "After", report: after, wavPath: nil),
+        ]
         let first = ReviewPage.html(runs: runs)
         #expect(first == ReviewPage.html(runs: runs))
         let page = try PageParser.parse(first)
