@@ -236,6 +236,20 @@ struct ReviewPageTests {
         #expect(page.all("figcaption").contains { $0.allText.contains("beside this page") })
     }
 
+    @Test func renderWithHTMLWritesThePageBesideTheWAV() throws {
+        let folder = try ReviewFixtures.folder()
+        let script = ReviewFixtures.root.appendingPathComponent("Scripts/announcement-spam/before-search.earshot").path
+        let result = try EarshotBinary.run([
+            "render", script, "-o", folder + "/out.wav", "--html", folder + "/out.html",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("out.html (review page)"))
+        let page = try PageParser.parse(try String(contentsOfFile: folder + "/out.html", encoding: .utf8))
+        #expect(page.all("audio").first?.attributes["src"]?.hasPrefix("data:audio/wav;base64,") == true)
+        #expect(page.all("svg", class: "timeline").count >= 1)
+        #expect(page.all("li", class: "fail").contains { $0.allText.contains("nothing announced while typing") })
+    }
+
     @Test(arguments: [
         ("/a/b/x.wav", "/a/b", "x.wav"),
         ("/a/b/x.wav", "/a/c", "../b/x.wav"),
