@@ -68,8 +68,9 @@ public struct BenchCommand: Command {
             let render = Date().timeIntervalSince(started)
             let narrator = RenderOutputs.narratorVoice(base)
             let (heard, posted) = Self.rawTexts(run.timeline, narrator: narrator)
-            let heardRaw = try Self.time(heard, synthesizer: base.synthesizer)
-            let postedRaw = try Self.time(posted, synthesizer: base.synthesizer)
+            // Nothing to speak (a muted run) is no comparison: shown as "—".
+            let heardRaw = heard.isEmpty ? 0 : try Self.time(heard, synthesizer: base.synthesizer)
+            let postedRaw = posted.isEmpty ? 0 : try Self.time(posted, synthesizer: base.synthesizer)
             let name = path.split(separator: "/").suffix(2).joined(separator: "/")
             rows.append(Row(name: name, render: render, audio: rendered.duration.seconds, heardRaw: heardRaw,
                             postedRaw: postedRaw))
