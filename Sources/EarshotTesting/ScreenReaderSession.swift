@@ -7,7 +7,7 @@ import EarshotCore
 /// Earshot), so the session knows when speech ends and which word a cut lands in.
 ///
 /// ```swift
-/// import EarshotSystem   // EspeakSynthesizer
+/// import EarshotSystem  // EspeakSynthesizer
 /// import EarshotTesting
 /// import Testing
 ///
