@@ -30,7 +30,8 @@ extension AtomicFile {
             },
             fsync: { descriptor in
                 #if canImport(Glibc)
-                    Glibc.fsync(descriptor) == 0 ? 0 : -errno
+                    // The data, not the timestamps, is what must be on disk before the rename.
+                    Glibc.fdatasync(descriptor) == 0 ? 0 : -errno
                 #else
                     Darwin.fsync(descriptor) == 0 ? 0 : -errno
                 #endif
@@ -117,10 +118,11 @@ extension AtomicFile {
             }
         }
 
-        /// Flushes to disk and renames the temporary onto the destination.
-        func commit() throws {
+        /// Flushes to disk and renames the temporary onto the destination, then makes the rename durable by
+        /// syncing the folder — unless the caller commits several files in one folder and syncs it once last.
+        func commit(syncingFolder: Bool = true) throws {
             guard descriptor >= 0 else { throw closedError() }
-            _ = fchmod(descriptor, 0o666 & ~Self.currentUmask())
+            _ = fchmod(descriptor, 0o666 & ~Self.processUmask)
             let synced = io.fsync(descriptor)
             if synced != 0 {
                 discard()
@@ -139,7 +141,7 @@ extension AtomicFile {
                 throw AudioFileError.system(.rename, path: destination, code: -renamed)
             }
             isCommitted = true
-            Self.syncFolder(Self.split(destination).folder)
+            if syncingFolder { Self.syncFolder(Self.split(destination).folder) }
         }
 
         /// Closes and removes the temporary unless it was committed. Safe to call more than once.
@@ -164,6 +166,9 @@ extension AtomicFile {
             let folder = String(path[..<slash])
             return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
         }
+
+        /// The process umask, read once (the process never changes it).
+        static let processUmask: mode_t = currentUmask()
 
         /// The process umask, read without changing it (from `/proc/self/status`; 022 when unknown).
         static func currentUmask() -> mode_t {

@@ -21,13 +21,14 @@ public final class StagedFile {
 
     deinit { discard() }
 
-    /// Moves the file into place.
+    /// Moves the file into place. Pass `syncingFolder: false` for all but the last of several files committed
+    /// into one folder: the last commit's folder sync makes every rename durable.
     ///
     /// - Throws: `AudioFileError`; the destination is then untouched.
-    public func commit() throws {
+    public func commit(syncingFolder: Bool = true) throws {
         guard !isDone else { return }
         isDone = true
-        try file.commit()
+        try file.commit(syncingFolder: syncingFolder)
     }
 
     /// Removes the temporary without touching the destination.

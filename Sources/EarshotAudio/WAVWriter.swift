@@ -87,7 +87,7 @@ public final class WAVWriter {
     /// Completes the header, flushes to disk and moves the file into place.
     ///
     /// - Throws: `AudioFileError`; the destination is then untouched and no temporary remains.
-    public func finish() throws {
+    public func finish(syncingFolder: Bool = true) throws {
         try checkUsable()
         try flush()
         do {
@@ -95,7 +95,7 @@ public final class WAVWriter {
             try Self.header(sampleRate: sampleRate, frameCount: frameCount).withUnsafeBytes { bytes in
                 try file.write(bytes)
             }
-            try file.commit()
+            try file.commit(syncingFolder: syncingFolder)
             isDone = true
         } catch let error as AudioFileError {
             fail(error)

@@ -138,14 +138,14 @@ public enum RenderOutputs {
         do {
             try mixer.render(to: writer, progress: progress.update)
             progress.finish()
-            try writer.finish()
+            try writer.finish(syncingFolder: false)  // the last staged commit syncs the folder once
         } catch {
             progress.finish()
             writer.cancel()
             throw error
         }
         do {
-            try vtt.commit()
+            try vtt.commit(syncingFolder: false)
             try json.commit()
         } catch {
             unlink(wavPath)

@@ -1,89 +1,181 @@
-import Foundation
-
 extension Timeline {
-    /// The timeline as JSON Lines for tools: one object per utterance, then one per event, each with a `type`.
-    /// Keys are sorted so the same run always gives the same bytes.
+    /// The timeline as JSON Lines for tools: one object per utterance, then one per event, each with a `type`,
+    /// in time order. Keys are sorted so the same run always gives the same bytes.
     public func jsonLines() -> String {
-        var rows: [(at: Int64, order: Int, object: [String: Any])] = []
+        var rows: [(at: Int64, order: Int, object: JSONObject)] = []
+        rows.reserveCapacity(utterances.count + events.count)
         for record in utterances {
-            var object: [String: Any] = [
-                "type": "utterance", "id": record.utterance.id, "text": record.utterance.text,
-                "kind": record.utterance.kind.rawValue, "priority": record.utterance.priority.rawValue,
-                "cause": record.utterance.cause, "rule": record.rule, "voice": record.voice.name,
-                "requested_ms": record.utterance.requestedAt.milliseconds,
-            ]
-            if let element = record.utterance.elementID { object["element"] = element }
-            switch record.outcome {
-            case .spoken(let start, let end):
-                object["outcome"] = "spoken"
-                object["start_ms"] = start.milliseconds
-                object["end_ms"] = end.milliseconds
-            case .interrupted(let start, let cut, let by):
-                object["outcome"] = "interrupted"
-                object["start_ms"] = start.milliseconds
-                object["cut_ms"] = cut.milliseconds
-                object["cut_by"] = by.description
-                if let id = by.utterance { object["cut_by_id"] = id }
-                if let point = record.cutPoint {
-                    object["heard_text"] = point.heardText
-                    object["heard_frames"] = point.heardFrames
-                    object["last_full_word"] = point.lastFullWord ?? NSNull()
-                    object["cut_word"] = point.cutWord ?? NSNull()
-                    object["lost_words"] = point.lostWords
-                }
-            case .dropped(let at, let reason, let by):
-                object["outcome"] = "dropped"
-                object["dropped_ms"] = at.milliseconds
-                object["reason"] = reason.rawValue
-                if let by { object["dropped_by_id"] = by }
-            case .speaking(let start):
-                object["outcome"] = "speaking"
-                object["start_ms"] = start.milliseconds
-            case .pending:
-                object["outcome"] = "pending"
-            }
-            rows.append((record.utterance.requestedAt.nanoseconds, rows.count, object))
+            rows.append((record.utterance.requestedAt.nanoseconds, rows.count, Self.jsonObject(record)))
         }
         for event in events {
             var object = Self.jsonObject(event.kind)
-            object["at_ms"] = event.at.milliseconds
+            object["at_ms"] = .int(event.at.milliseconds)
             rows.append((event.at.nanoseconds, rows.count, object))
         }
         rows.sort { ($0.at, $0.order) < ($1.at, $1.order) }
-        return rows.compactMap { row in
-            guard let data = try? JSONSerialization.data(withJSONObject: row.object, options: [.sortedKeys, .withoutEscapingSlashes])
-            else { return nil }
-            return String(decoding: data, as: UTF8.self)
-        }.joined(separator: "\n") + "\n"
+        var output = ""
+        output.reserveCapacity(rows.count * 160)
+        for row in rows {
+            row.object.write(to: &output)
+            output.append("\n")
+        }
+        return output
     }
 
-    static func jsonObject(_ kind: TimelineEventKind) -> [String: Any] {
+    static func jsonObject(_ record: UtteranceRecord) -> JSONObject {
+        var object: JSONObject = [
+            "type": "utterance", "id": .int(Int64(record.utterance.id)), "text": .string(record.utterance.text),
+            "kind": .string(record.utterance.kind.rawValue), "priority": .string(record.utterance.priority.rawValue),
+            "cause": .string(record.utterance.cause), "rule": .string(record.rule), "voice": .string(record.voice.name),
+            "requested_ms": .int(record.utterance.requestedAt.milliseconds),
+        ]
+        if let element = record.utterance.elementID { object["element"] = .string(element) }
+        switch record.outcome {
+        case .spoken(let start, let end):
+            object["outcome"] = "spoken"
+            object["start_ms"] = .int(start.milliseconds)
+            object["end_ms"] = .int(end.milliseconds)
+        case .interrupted(let start, let cut, let by):
+            object["outcome"] = "interrupted"
+            object["start_ms"] = .int(start.milliseconds)
+            object["cut_ms"] = .int(cut.milliseconds)
+            object["cut_by"] = .string(by.description)
+            if let id = by.utterance { object["cut_by_id"] = .int(Int64(id)) }
+            if let point = record.cutPoint {
+                object["heard_text"] = .string(point.heardText)
+                object["heard_frames"] = .int(Int64(point.heardFrames))
+                object["last_full_word"] = point.lastFullWord.map(JSONValue.string) ?? .null
+                object["cut_word"] = point.cutWord.map(JSONValue.string) ?? .null
+                object["lost_words"] = .strings(point.lostWords)
+            }
+        case .dropped(let at, let reason, let by):
+            object["outcome"] = "dropped"
+            object["dropped_ms"] = .int(at.milliseconds)
+            object["reason"] = .string(reason.rawValue)
+            if let by { object["dropped_by_id"] = .int(Int64(by)) }
+        case .speaking(let start):
+            object["outcome"] = "speaking"
+            object["start_ms"] = .int(start.milliseconds)
+        case .pending:
+            object["outcome"] = "pending"
+        }
+        return object
+    }
+
+    static func jsonObject(_ kind: TimelineEventKind) -> JSONObject {
         switch kind {
         case .user(let action):
-            var object: [String: Any] = ["type": "user"]
+            var object: JSONObject = ["type": "user"]
             switch action {
-            case .type(let character): object["action"] = "type"; object["text"] = String(character)
+            case .type(let character):
+                object["action"] = "type"
+                object["text"] = .string(String(character))
             case .swipeNext: object["action"] = "swipe next"
             case .swipePrevious: object["action"] = "swipe previous"
-            case .focus(let id): object["action"] = "focus"; object["element"] = id
-            case .activate(let id): object["action"] = "activate"; object["element"] = id ?? NSNull()
+            case .focus(let id):
+                object["action"] = "focus"
+                object["element"] = .string(id)
+            case .activate(let id):
+                object["action"] = "activate"
+                object["element"] = id.map(JSONValue.string) ?? .null
             }
             return object
-        case .app(let text): return ["type": "app", "action": text]
+        case .app(let text): return ["type": "app", "action": .string(text)]
         case .focus(let from, let to, let index, let cause):
-            return ["type": "focus", "from": from ?? NSNull(), "to": to ?? NSNull(), "index": index ?? NSNull(), "cause": cause]
-        case .earcon(let name, let duration): return ["type": "earcon", "name": name, "duration_ms": duration.milliseconds]
+            return ["type": "focus", "from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null,
+                    "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause)]
+        case .earcon(let name, let duration):
+            return ["type": "earcon", "name": .string(name), "duration_ms": .int(duration.milliseconds)]
         case .sound(let name, let duration, let heard):
-            return ["type": "sound", "name": name, "duration_ms": duration.milliseconds, "heard": heard]
+            return ["type": "sound", "name": .string(name), "duration_ms": .int(duration.milliseconds), "heard": .bool(heard)]
         case .media(let track, let heard):
-            return ["type": "media", "name": track.name, "duration_ms": track.duration.milliseconds, "heard": heard,
-                    "captions": track.captions.count]
-        case .caption(let text, let until): return ["type": "caption", "text": text, "until_ms": until.milliseconds]
-        case .visibleText(let text): return ["type": "text", "text": text]
+            return ["type": "media", "name": .string(track.name), "duration_ms": .int(track.duration.milliseconds),
+                    "heard": .bool(heard), "captions": .int(Int64(track.captions.count))]
+        case .caption(let text, let until):
+            return ["type": "caption", "text": .string(text), "until_ms": .int(until.milliseconds)]
+        case .visibleText(let text): return ["type": "text", "text": .string(text)]
         case .announcementDidFinish(let id, let text, let success):
-            return ["type": "announcementDidFinish", "utterance": id, "text": text, "wasSuccessful": success]
-        case .scanHighlight(let id): return ["type": "scan", "element": id]
-        case .focusLost(let id): return ["type": "focusLost", "element": id]
+            return ["type": "announcementDidFinish", "utterance": .int(Int64(id)), "text": .string(text),
+                    "wasSuccessful": .bool(success)]
+        case .scanHighlight(let id): return ["type": "scan", "element": .string(id)]
+        case .focusLost(let id): return ["type": "focusLost", "element": .string(id)]
         }
+    }
+}
+
+/// A JSON value of the few shapes the timeline writes.
+enum JSONValue: ExpressibleByStringLiteral {
+    case string(String)
+    case int(Int64)
+    case bool(Bool)
+    case strings([String])
+    case null
+
+    init(stringLiteral value: String) { self = .string(value) }
+
+    func write(to output: inout String) {
+        switch self {
+        case .string(let text): Self.writeString(text, to: &output)
+        case .int(let number): output.append(String(number))
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .null: output.append("null")
+        case .strings(let texts):
+            output.append("[")
+            for (index, text) in texts.enumerated() {
+                if index > 0 { output.append(",") }
+                Self.writeString(text, to: &output)
+            }
+            output.append("]")
+        }
+    }
+
+    /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped; everything else,
+    /// `/` and non-ASCII included, written as is.
+    static func writeString(_ text: String, to output: inout String) {
+        output.append("\"")
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output.append("\\\"")
+            case "\\": output.append("\\\\")
+            case "\n": output.append("\\n")
+            case "\r": output.append("\\r")
+            case "\t": output.append("\\t")
+            case "\u{08}": output.append("\\b")
+            case "\u{0C}": output.append("\\f")
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        output.append("\"")
+    }
+}
+
+/// A JSON object whose keys are written in sorted order.
+struct JSONObject: ExpressibleByDictionaryLiteral {
+    var fields: [String: JSONValue]
+
+    init(dictionaryLiteral elements: (String, JSONValue)...) {
+        fields = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
+
+    subscript(key: String) -> JSONValue? {
+        get { fields[key] }
+        set { fields[key] = newValue }
+    }
+
+    func write(to output: inout String) {
+        output.append("{")
+        for (index, key) in fields.keys.sorted().enumerated() {
+            if index > 0 { output.append(",") }
+            JSONValue.writeString(key, to: &output)
+            output.append(":")
+            fields[key]?.write(to: &output)
+        }
+        output.append("}")
     }
 }
