@@ -1,0 +1,93 @@
+import EarshotCore
+import EarshotSystem
+import Foundation
+import Testing
+
+/// The audio half of live mode on a real-time paced device: a private PulseAudio null sink (norewinds=1)
+/// through ALSA's pulse plugin, with its monitor recorded by parec.
+@Suite(.serialized) struct LivePlayerTests {
+    static let rate = 22050
+
+    private func sleep(until instant: Instant, on clock: RealTimeClock) {
+        while clock.now < instant { usleep(200) }
+    }
+
+    @Test func aCutSilencesTheDeviceAtOnceWhereTheEngineSaysAndTheInterruptingSpeechFollows() throws {
+        let sink = try PacedSink()
+        defer { sink.stop() }
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil).samples
+        let second = try synthesizer.synthesize("Results updated", voice: .standard, frameLimit: nil).samples
+        let clock = RealTimeClock()
+        let player = try LivePlayer(device: sink.device, sampleRate: Self.rate, clock: clock)
+        defer { player.close() }
+        let recordingPath = NSTemporaryDirectory() + "earshot-live-\(UUID().uuidString).raw"
+        try sink.startRecording(to: recordingPath)
+
+        let startedAt = clock.now
+        player.play(0, samples: first, requestedAt: startedAt)
+        let cutAt = startedAt + .milliseconds(900)
+        sleep(until: cutAt, on: clock)
+        let engineHeard = (cutAt - startedAt).nanoseconds * Int64(Self.rate) / 1_000_000_000
+        player.cut(0, engineHeardFrames: Int(engineHeard), requestedAt: cutAt)
+        player.play(1, samples: second, requestedAt: cutAt)
+        #expect(player.waitUntilPlayed(timeout: .seconds(5)))
+        #expect(player.failure == nil, "\(String(describing: player.failure))")
+        let recording = try sink.stopRecording()
+        let measured = player.measurements
+        try #require(measured.starts.count == 2 && measured.cuts.count == 1 && recording.count > 22050, "recorded \(recording.count) frames")
+
+        // ALSA's account: both starts within 30 ms, silence within 15 ms, the cut where the engine put it.
+        #expect(measured.starts.map(\.utterance) == [0, 1])
+        #expect(measured.cuts.count == 1)
+        let cut = try #require(measured.cuts.first)
+        for start in measured.starts { #expect(start.latency <= .milliseconds(30), "start latency \(start.latency)") }
+        #expect(cut.silentAfter <= .milliseconds(15), "interrupt → silent \(cut.silentAfter)")
+        #expect(abs(cut.positionError.nanoseconds) <= 30_000_000, "device − engine \(cut.positionError)")
+
+        // The recording's account: the first utterance up to the cut, then the interrupting one.
+        let firstOnset = try #require(AudioMatch.onset(first))
+        let firstClip = first[firstOnset..<(firstOnset + 4410)]
+        let a = AudioMatch.locate(firstClip, in: recording, lags: 0..<min(recording.count - 4410, 22050))
+        #expect(a.score > 0.9, "the first utterance is in the recording (score \(a.score))")
+        let firstAt = a.lag - firstOnset
+        let secondOnset = try #require(AudioMatch.onset(second))
+        let secondClip = second[secondOnset..<(secondOnset + 4410)]
+        let expectedSecond = firstAt + cut.measuredHeardFrames + secondOnset
+        let b = AudioMatch.locate(
+            secondClip, in: recording, lags: (expectedSecond - 2205)..<(expectedSecond + 2205))
+        #expect(b.score > 0.9, "the interrupting utterance follows the cut (score \(b.score))")
+        let gap = Double(b.lag - secondOnset - firstAt - cut.measuredHeardFrames) / Double(Self.rate)
+        #expect(gap > -0.005 && gap < 0.040, "second starts \(gap * 1000) ms after the measured cut position")
+        // What the first utterance would have said 100 ms after the cut is not in the recording.
+        let later = first[(cut.measuredHeardFrames + 2205)..<(cut.measuredHeardFrames + 4410)]
+        let leak = AudioMatch.bestMatch(
+            of: later, in: recording,
+            lags: (firstAt + cut.measuredHeardFrames + 2205 - 110)..<(firstAt + cut.measuredHeardFrames + 2205 + 110))
+        #expect(leak.score < 0.5, "speech after the cut leaked (score \(leak.score))")
+        let overrun = Self.recordedOverrun(first, in: recording, at: firstAt, measuredHeard: cut.measuredHeardFrames)
+        print(
+            "live player: starts \(measured.starts.map(\.latency)), silent after \(cut.silentAfter), "
+                + "device − engine \(cut.positionError), second starts \(gap * 1000) ms after the cut, "
+                + "recording holds \(overrun * 1000) ms past the measured cut")
+        #expect(overrun < 0.030, "the sink kept playing \(overrun * 1000) ms after the drop")
+    }
+
+    /// How far past `measuredHeard` the recording still matches the cut utterance (what the sink rendered
+    /// before the drop reached it), in seconds.
+    static func recordedOverrun(_ clip: [Int16], in recording: [Int16], at offset: Int, measuredHeard: Int) -> Double {
+        var frame = max(0, measuredHeard - 2205)
+        var lastMatch = frame
+        while frame + 110 <= clip.count, frame < measuredHeard + 2205, offset + frame + 110 <= recording.count {
+            let window = frame..<(frame + 110)
+            if AudioMatch.rms(clip, window) > 300 {
+                let score = AudioMatch.bestMatch(
+                    of: clip[window], in: recording, lags: (offset + frame - 2)..<(offset + frame + 3)
+                ).score
+                if score > 0.8 { lastMatch = frame + 110 }
+            }
+            frame += 110
+        }
+        return Double(lastMatch - measuredHeard) / Double(rate)
+    }
+}
