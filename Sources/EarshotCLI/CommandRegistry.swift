@@ -9,6 +9,7 @@ public enum CommandRegistry {
         CheckCommand(),
         RenderCommand(),
         CompareCommand(),
+        ListenCommand(),
         SamplesCommand(),
         BenchCommand(),
     ]

@@ -1,0 +1,108 @@
+import EarshotCore
+import EarshotScript
+
+/// The live timeline `earshot listen` prints while a scenario plays.
+///
+/// One line per thing as it happens — a user or app event, a focus move, speech starting, a cut with what cut it —
+/// and, on a terminal, a status line kept at the bottom: what is speaking now, the focused element, and the next
+/// scripted event. Everything runs on the live loop's thread.
+final class ListenDisplay {
+    private let context: CommandContext
+    private let simulation: Simulation
+    private let upcoming: [(at: Instant, text: String)]
+    private let showsStatus: Bool
+    private var speaking: String?
+    private var statusShown = false
+
+    /// `upcoming`: the script's timed lines, for "next"; `showsStatus`: keep a status line (a terminal).
+    init(context: CommandContext, simulation: Simulation, upcoming: [(at: Instant, text: String)], showsStatus: Bool) {
+        self.context = context
+        self.simulation = simulation
+        self.upcoming = upcoming.sorted { $0.at < $1.at }
+        self.showsStatus = showsStatus
+    }
+
+    /// The script's timed lines as the designer wrote them (from the source file), by time.
+    static func scriptedLines(of document: ScenarioDocument, source: String?) -> [(at: Instant, text: String)] {
+        let lines = source.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+        return document.timeline.map { event in
+            let line = event.location.line - 1
+            let text = lines.indices.contains(line)
+                ? lines[line].trimmingCharacters(in: .whitespaces) : "line \(event.location.line)"
+            return (event.time, text)
+        }
+    }
+
+    /// Shows one signal from the engine.
+    func handle(_ signal: SpeechSignal) {
+        switch signal {
+        case .started(let record):
+            speaking = record.utterance.shortName
+            line("🗣 \(record.utterance.shortName)")
+        case .cut(let id, let heardFrames):
+            speaking = nil
+            guard let record = simulation.timeline.record(id) else { return }
+            let heard = Span.frames(heardFrames, rate: simulation.speech.sampleRate)
+            var text = "✂ \(record.utterance.shortName) after \(heard)"
+            if let cut = record.cutPoint, !cut.heardText.isEmpty { text += " (heard \"\(cut.heardText)—\")" }
+            if case .interrupted(_, _, let by) = record.outcome { text += " by \(by.description)" }
+            line(text)
+        case .finished:
+            speaking = nil
+            status()
+        case .event(let event):
+            if let text = Self.describe(event.kind) { line(text) } else { status() }
+        }
+    }
+
+    /// Clears the status line before other output.
+    func end() {
+        if statusShown { context.writeOutput("\r\u{1B}[K") }
+        statusShown = false
+    }
+
+    /// Prints a note (a mode switch, a hint) between live lines.
+    func note(_ text: String) {
+        end()
+        context.print(text)
+        status()
+    }
+
+    private func line(_ text: String) {
+        end()
+        let stamp = simulation.now.description
+        context.print(String(repeating: " ", count: max(0, 8 - stamp.count)) + stamp + "  " + text)
+        status()
+    }
+
+    private func status() {
+        guard showsStatus else { return }
+        let now = simulation.now
+        var parts = ["▶ " + (speaking ?? "silence"), "focus: " + (simulation.focusedID ?? "none")]
+        if let next = upcoming.first(where: { $0.at > now }) { parts.append("next \(next.at): \(next.text)") }
+        context.writeOutput("\r\u{1B}[K" + parts.joined(separator: " · "))
+        statusShown = true
+    }
+
+    static func describe(_ kind: TimelineEventKind) -> String? {
+        switch kind {
+        case .user(let action):
+            switch action {
+            case .type(let character): return "⌨ type \"\(character)\""
+            case .swipeNext: return "👆 swipe next"
+            case .swipePrevious: return "👆 swipe previous"
+            case .focus(let id): return "👆 touch \(id)"
+            case .activate(let id): return "👆 activate" + (id.map { " \($0)" } ?? "")
+            }
+        case .app(let text): return "📱 \(text)"
+        case .focus(_, let to, _, _): return "◎ focus → \(to ?? "nothing")"
+        case .earcon(let name, _): return "♪ earcon \(name)"
+        case .sound(let name, _, let heard): return "♪ sound \(name)" + (heard ? "" : " (muted)")
+        case .media(let track, let heard): return "▶ media \(track.name)" + (heard ? "" : " (muted)")
+        case .caption(let text, _): return "⎘ caption \"\(text)\""
+        case .visibleText(let text): return "▤ shows \"\(text)\""
+        case .announcementDidFinish, .scanHighlight: return nil
+        case .focusLost(let id): return "◎ focused \(id) disappeared"
+        }
+    }
+}
