@@ -6,7 +6,7 @@ import Foundation
 
 /// A private PulseAudio daemon with a real-time paced null sink (`scripts/paced-audio.sh`), reached through
 /// ALSA's `pulse` PCM. Each test starts its own and stops it by PID.
-final class PacedSink {
+final class PacedSink: @unchecked Sendable {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/paced-audio.sh").path
 
