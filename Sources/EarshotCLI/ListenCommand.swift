@@ -131,7 +131,7 @@ public struct ListenCommand: Command {
     }
 
     /// `…/before-search.earshot` ↔ `…/after-search.earshot`: the other variant's path (whether or not it exists).
-    static func siblingPath(of path: String) -> String {
+    public static func siblingPath(of path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
         let swapped: String

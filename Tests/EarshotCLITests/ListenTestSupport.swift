@@ -1,0 +1,171 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A private paced PulseAudio sink for `earshot listen` subprocesses (`scripts/paced-audio.sh`), stopped by PID.
+final class ListenPacedSink {
+    static let script = packageRoot + "/scripts/paced-audio.sh"
+    let directory = NSTemporaryDirectory() + "earshot-listen-" + UUID().uuidString.prefix(8)
+    let server: String
+    let pid: Int32
+
+    init() throws {
+        let output = try Self.script(["start", directory])
+        let values = Dictionary(
+            output.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }, uniquingKeysWith: { a, _ in a })
+        guard let server = values["PULSE_SERVER"], let pid = values["PID"].flatMap({ Int32($0) }) else {
+            throw CocoaError(.executableLoad)
+        }
+        self.server = server
+        self.pid = pid
+    }
+
+    func stop() {
+        if (try? Self.script(["stop", directory])) == nil { kill(pid, SIGKILL) }
+    }
+
+    /// Runs the built `earshot` with its PulseAudio clients pointed at `server`.
+    static func run(_ arguments: [String], server: String) throws -> RunResult {
+        guard let path = EarshotBinary.path else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["EARSHOT_VOICES"] = voicesFolder
+        environment["PULSE_SERVER"] = server
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errors = ErrorCollector(err.fileHandleForReading)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), error: errors.text())
+    }
+
+    private static func script(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Reads a pipe to its end on another thread.
+final class ErrorCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            let all = handle.readDataToEndOfFile()
+            lock.withLock { data = all }
+            done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return lock.withLock { String(decoding: data, as: UTF8.self) }
+    }
+}
+
+/// A pseudo-terminal: the child gets the slave side as its stdin/stdout/stderr, the test types into the master
+/// side and reads everything the child prints.
+final class PseudoTerminal: @unchecked Sendable {
+    private let master: Int32
+    private let slave: Int32
+    private let lock = NSLock()
+    private var collected = [UInt8]()
+    private var reading = true
+
+    init() throws {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        self.master = master
+        self.slave = slave
+        Thread.detachNewThread { [self] in readLoop() }
+    }
+
+    deinit {
+        lock.withLock { reading = false }
+        close(slave)
+    }
+
+    /// The slave's `c_lflag` (ICANON, ECHO, ISIG, …): what raw mode changes.
+    var localFlags: tcflag_t {
+        var settings = termios()
+        tcgetattr(slave, &settings)
+        return settings.c_lflag
+    }
+
+    /// Everything the child printed so far.
+    var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+
+    func spawn(_ path: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["EARSHOT_VOICES"] = voicesFolder
+        process.environment = environment
+        let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = handle
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits until the output contains `text` (at most `seconds`).
+    func waitFor(_ text: String, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if output.contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    func waitForExit(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { return false }
+        usleep(100_000)  // the last output reaches the master side
+        return true
+    }
+
+    private func readLoop() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while lock.withLock({ reading }) {
+            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            lock.withLock { collected += buffer[0..<count] }
+        }
+    }
+}
