@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "earshot", targets: ["earshot"]),
         .library(name: "EarshotTesting", targets: ["EarshotTesting"]),
         .library(name: "EarshotCore", targets: ["EarshotCore"]),
+        // The espeak-ng synthesizer that EarshotTesting sessions are given in other packages' test suites.
+        .library(name: "EarshotSystem", targets: ["EarshotSystem"]),
     ],
     targets: [
         .target(
