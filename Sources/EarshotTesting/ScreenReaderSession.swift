@@ -32,7 +32,7 @@ import EarshotCore
 ///
 /// User actions (``focus(_:)``, ``swipeNext()``, ``activate()``, ``type(_:every:)``) and app events
 /// (``post(_:)``) happen at the current instant; ``advance(by:)`` moves the clock and lets speech, timers,
-/// debounces and polling run. Then ask what was heard: ``spokenPhraseLog``, ``utterances(matching:)-(String)``,
+/// debounces and polling run. Then ask what was heard: ``spokenPhraseLog``, `utterances(matching:)`,
 /// ``silence(between:and:)``, ``transcript``.
 ///
 /// A session is not thread-safe; use it from one test at a time (each test makes its own).

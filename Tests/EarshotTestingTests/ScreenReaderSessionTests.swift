@@ -126,6 +126,23 @@ import Testing
         #expect(session.focusedElement == "cart")
     }
 
+    @Test func elementChangesFromTheAppUpdateTheScreenAndHidingTheFocusedElementMovesFocus() throws {
+        let session = try Self.shop()
+        try session.focus("add")
+        try session.post(
+            .toggle("gift", isOn: true), .addTraits(.selected, to: "cart"), .label(of: "title", to: "Green tea"))
+        #expect(session.element("gift")?.switchState == .on)
+        #expect(session.element("cart")?.traits.contains(.selected) == true)
+        #expect(session.element("title")?.label == "Green tea")
+        try session.post(.hidden("add"))
+        #expect(session.focusedElement == "cart")
+        try session.advance(by: .seconds(3))
+        #expect(session.lastSpokenPhrase == "Selected, Cart, 2 items, button")
+        try session.post(.pageScrolled("Page 2 of 5"))
+        try session.advance(by: .seconds(2))
+        #expect(session.utterances(ofKind: .pageScrolled).map(\.text) == ["Page 2 of 5"])
+    }
+
     @Test func aTimerAfterADelayRunsOnTheVirtualClock() throws {
         let session = try Self.shop()
         try session.post(.after(.seconds(2)) { .announcement("Order shipped") })
