@@ -40,7 +40,7 @@ public struct CheckCommand: Command {
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("path"), context: context)
         let documents = try ScenarioInputs.parse(paths)
-        let speech = try ScenarioInputs.speech(arguments, context: context)
+        let speech = try ScenarioInputs.speech(arguments, context: context, keepingAudio: false)
         let quiet = arguments.flag("quiet")
         let expectVariants = arguments.flag("expect-variants")
         var reports: [ScriptReport] = []

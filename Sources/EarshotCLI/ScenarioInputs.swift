@@ -112,13 +112,18 @@ public enum ScenarioInputs {
         }
     }
 
-    /// The voices and synthesizer for this process.
-    public static func speech(_ arguments: ParsedArguments, context: CommandContext) throws -> Speech {
+    /// The voices and synthesizer for this process. Commands that never mix audio (`check`) pass
+    /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs.
+    public static func speech(
+        _ arguments: ParsedArguments, context: CommandContext, keepingAudio: Bool = true
+    ) throws -> Speech {
         let directory = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         let library = try directory.map { try VoiceLibrary(directory: $0) }
         let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: library?.directory)
-        return Speech(library: library, synthesizer: synthesizer, speech: SpeechLibrary(synthesizer: synthesizer))
+        let speech = keepingAudio
+            ? SpeechLibrary(synthesizer: synthesizer) : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0)
+        return Speech(library: library, synthesizer: synthesizer, speech: speech)
     }
 
     /// Runs one document headlessly with the voice and profile the options ask for.

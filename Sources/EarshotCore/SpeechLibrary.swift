@@ -96,9 +96,14 @@ public final class SpeechLibrary: @unchecked Sendable {
         if let old = audio[key] { audioBytes -= old.speech.samples.count * 2 }
         audio[key] = (speech, useCounter)
         audioBytes += bytes
-        while audioBytes > audioCacheLimit, let oldest = audio.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            audioBytes -= oldest.value.speech.samples.count * 2
-            audio[oldest.key] = nil
+        guard audioBytes > audioCacheLimit else { return }
+        // Evict least recently used entries down to three quarters of the limit in one sorted pass, so a long
+        // run pays for eviction now and then instead of scanning the cache on every insert.
+        let target = audioCacheLimit / 4 * 3
+        for (oldKey, entry) in audio.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            guard audioBytes > target else { break }
+            audioBytes -= entry.speech.samples.count * 2
+            audio[oldKey] = nil
         }
     }
 }
