@@ -10,7 +10,7 @@ public enum Earcon {
     public static let amplitude = 9_000.0
 
     /// VoiceOver's screen-change earcon: a rising two-tone (660 Hz then 880 Hz), each half of `duration`.
-    public static func screenChanged(duration: Span, rate: Int) -> [Int16] {
+    public static func screenChanged(duration: TimeSpan, rate: Int) -> [Int16] {
         let count = frames(duration, rate: rate)
         let half = count / 2
         var samples = tone(frequency: 660, frames: half, rate: rate, level: 0.8)
@@ -25,7 +25,7 @@ public enum Earcon {
 
     /// A chime for an app sound called `name`: two notes picked from the name, so "success" and "error"
     /// sound different but the same name always sounds the same.
-    public static func chime(named name: String, duration: Span, rate: Int) -> [Int16] {
+    public static func chime(named name: String, duration: TimeSpan, rate: Int) -> [Int16] {
         let count = frames(duration, rate: rate)
         var hash: UInt32 = 2_166_136_261
         for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
@@ -55,7 +55,7 @@ public enum Earcon {
     }
 
     /// Whole frames in a span, `floor(span · rate)`.
-    static func frames(_ span: Span, rate: Int) -> Int {
+    static func frames(_ span: TimeSpan, rate: Int) -> Int {
         max(0, Instant(nanoseconds: span.nanoseconds).frame(atRate: rate))
     }
 }

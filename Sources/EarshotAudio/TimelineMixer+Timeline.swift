@@ -102,7 +102,7 @@ extension TimelineMixer {
         return samples.count
     }
 
-    private func soundSamples(named name: String, duration: Span, options: TimelineMixOptions) -> [Int16] {
+    private func soundSamples(named name: String, duration: TimeSpan, options: TimelineMixOptions) -> [Int16] {
         if let folder = options.soundsDirectory, !name.contains("/"),
             let file = try? WAVFile.read(path: folder + "/" + name + ".wav"), file.sampleRate == rate
         {

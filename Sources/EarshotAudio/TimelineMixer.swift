@@ -19,7 +19,7 @@ public final class TimelineMixer {
     /// The output is at least this many frames long (a timeline's end, a pause).
     public private(set) var minimumLength = 0
     /// Length of each ducking ramp.
-    public static let duckingRamp = Span.milliseconds(20)
+    public static let duckingRamp = TimeSpan.milliseconds(20)
 
     /// Creates an empty mix at `rate` frames per second.
     public init(rate: Int) { self.rate = rate }

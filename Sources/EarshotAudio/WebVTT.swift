@@ -43,7 +43,7 @@ public struct WebVTT: Hashable, Sendable {
     /// one per narration line of heard media (prefixed with the track's name).
     ///
     /// A cut cue reads `heard text—✂ cut by kind “text”` (or the cause, e.g. `swipe next`).
-    public static func cues(for timeline: Timeline, offset: Span = .zero) -> [Cue] {
+    public static func cues(for timeline: Timeline, offset: TimeSpan = .zero) -> [Cue] {
         var cues: [Cue] = []
         for record in timeline.utterances {
             guard let start = record.start, let stop = record.stop, stop > start else { continue }

@@ -13,9 +13,9 @@ public struct CompareCommand: Command {
     public init() {}
 
     /// The pause between the before run and "After.".
-    public static let gap = Span.milliseconds(1_500)
+    public static let gap = TimeSpan.milliseconds(1_500)
     /// The pause between two pairs.
-    public static let pairGap = Span.milliseconds(2_500)
+    public static let pairGap = TimeSpan.milliseconds(2_500)
 
     public let signature = CommandSignature(
         name: "compare", summary: "Render before and after into one WAV file: \"Before.\" … \"After.\" …",
@@ -27,7 +27,7 @@ public struct CompareCommand: Command {
         options: [
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
-            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
+            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption, ReviewPage.linkAudioOption,
         ],
         examples: [
             "compare announcement-spam -o out/announcement-spam.wav",

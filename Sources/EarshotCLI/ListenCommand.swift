@@ -152,7 +152,8 @@ public struct ListenCommand: Command {
         if !error.detail.isEmpty { message += " (ALSA: \(error.detail))" }
         let example = scripts.first ?? "SCRIPT"
         return message + "\n"
-            + "No sound card here? Render the scenario to a WAV file instead: earshot render \(example)\n"
+            + "No sound card here? Render the scenario to a WAV file instead: earshot render \(example) -o "
+            + "\(URL(fileURLWithPath: example).deletingPathExtension().lastPathComponent).wav --html review.html\n"
             + "(or choose another device with --device; `aplay -L` lists them)"
     }
 }

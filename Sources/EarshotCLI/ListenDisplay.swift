@@ -42,7 +42,7 @@ final class ListenDisplay {
         case .cut(let id, let heardFrames):
             speaking = nil
             guard let record = simulation.timeline.record(id) else { return }
-            let heard = Span.frames(heardFrames, rate: simulation.speech.sampleRate)
+            let heard = TimeSpan.frames(heardFrames, rate: simulation.speech.sampleRate)
             var text = "✂ \(record.utterance.shortName) after \(heard)"
             if let cut = record.cutPoint, !cut.heardText.isEmpty { text += " (heard \"\(cut.heardText)—\")" }
             if case .interrupted(_, _, let by) = record.outcome { text += " by \(by.description)" }

@@ -25,7 +25,7 @@ public struct RenderCommand: Command {
             sample where it was interrupted; the .vtt transcript marks each cut with — ✂ and what cut it.
             """,
         arguments: [ArgumentSpec("script", help: "The scenario script.")],
-        options: [output, ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption],
+        options: [output, ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption, ReviewPage.linkAudioOption],
         examples: [
             "render Scripts/announcement-spam/before-search.earshot -o out/before-search.wav",
             "render --profile sound-off Scripts/audio-only-task/after-voiceover.earshot -o out/sound-off.wav",

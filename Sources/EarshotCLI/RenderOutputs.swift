@@ -11,7 +11,7 @@ public enum RenderItem {
     /// A scenario run; `name` tells segments apart ("before", "search before").
     case run(name: String, ScenarioRun)
     /// Silence.
-    case pause(Span)
+    case pause(TimeSpan)
 }
 
 /// A scenario run as placed in a rendered file.
@@ -21,7 +21,7 @@ public struct RenderSegment {
     /// The run.
     public var run: ScenarioRun
     /// Where the run's instant zero sits in the file.
-    public var offset: Span
+    public var offset: TimeSpan
 }
 
 /// What a render wrote: the files, the runs placed in it and the transcript. The review page takes this.
@@ -35,7 +35,7 @@ public struct RenderedAudio {
     /// The runs, with their offsets in the file.
     public var segments: [RenderSegment]
     /// The labels spoken, with their offsets.
-    public var labels: [(text: String, offset: Span)]
+    public var labels: [(text: String, offset: TimeSpan)]
     /// The transcript written.
     public var transcript: WebVTT
     /// Frames per second.
@@ -44,7 +44,7 @@ public struct RenderedAudio {
     public var frameCount: Int
 
     /// How long the file plays.
-    public var duration: Span { Span.frames(frameCount, rate: sampleRate) }
+    public var duration: TimeSpan { TimeSpan.frames(frameCount, rate: sampleRate) }
 }
 
 /// Renders runs to a WAV with its WebVTT transcript and JSON Lines timeline: what `render`, `compare` and
@@ -58,7 +58,7 @@ public struct RenderedAudio {
 ///    three; a failure committing the text files removes the new WAV again.
 public enum RenderOutputs {
     /// The pause after a spoken label.
-    public static let labelPause = Span.milliseconds(400)
+    public static let labelPause = TimeSpan.milliseconds(400)
 
     /// `out.vtt` for `out.wav` (the extension replaced, or appended when there is none).
     public static func companion(of wavPath: String, extension newExtension: String) -> String {
@@ -105,21 +105,21 @@ public enum RenderOutputs {
         }
         var cursor = 0
         var segments: [RenderSegment] = []
-        var labels: [(text: String, offset: Span)] = []
+        var labels: [(text: String, offset: TimeSpan)] = []
         var cues: [WebVTT.Cue] = []
         for item in items {
             let offset = Instant.ofFrame(cursor, rate: rate)
             switch item {
             case .label(let text):
                 let frames = try mixer.addSpeech(text, voice: labelVoice, at: cursor, speech: library)
-                labels.append((text, Span(nanoseconds: offset.nanoseconds)))
+                labels.append((text, TimeSpan(nanoseconds: offset.nanoseconds)))
                 cues.append(WebVTT.Cue(start: offset, end: Instant.ofFrame(cursor + frames, rate: rate), text: text))
                 cursor += frames + frameCount(labelPause, rate: rate)
             case .run(let name, let run):
                 let options = TimelineMixOptions(
                     profile: run.profile, narratorVoice: narrator, soundsDirectory: soundsDirectory)
                 mixer.add(run.timeline, at: cursor, speech: library, options: options)
-                let shift = Span(nanoseconds: offset.nanoseconds)
+                let shift = TimeSpan(nanoseconds: offset.nanoseconds)
                 segments.append(RenderSegment(name: name, run: run, offset: shift))
                 cues += WebVTT.cues(for: run.timeline, offset: shift)
                 cursor = mixer.length
@@ -159,7 +159,7 @@ public enum RenderOutputs {
 
     /// One run: its timeline's JSON Lines as they are. Several: a `segment` line before each run's lines, giving
     /// its name, script and offset in the file (each run's times stay relative to its own start).
-    static func jsonLines(segments: [RenderSegment], labels: [(text: String, offset: Span)]) -> String {
+    static func jsonLines(segments: [RenderSegment], labels: [(text: String, offset: TimeSpan)]) -> String {
         if segments.count == 1, labels.isEmpty { return segments[0].run.timeline.jsonLines() }
         var text = ""
         for segment in segments {
@@ -176,7 +176,7 @@ public enum RenderOutputs {
         return text
     }
 
-    static func frameCount(_ span: Span, rate: Int) -> Int {
+    static func frameCount(_ span: TimeSpan, rate: Int) -> Int {
         Instant(nanoseconds: span.nanoseconds).frame(atRate: rate)
     }
 }

@@ -7,6 +7,10 @@ extension ReviewPage {
         "html", valueName: "file.html",
         help: "Also write a self-contained review page: timeline picture, player, checks and transcript.")
 
+    /// `--link-audio`: the page refers to the WAV beside it instead of embedding it (Samples/ keeps one copy).
+    public static let linkAudioOption = OptionSpec.flag(
+        "link-audio", help: "With --html: refer to the WAV by a relative path instead of embedding it.")
+
     /// The runs of a rendered file, each judged as `check` judges it, seeking into the file at its offset.
     public static func runs(of rendered: RenderedAudio) -> [Run] {
         rendered.segments.map { segment in
@@ -26,7 +30,9 @@ extension ReviewPage {
         _ rendered: RenderedAudio, arguments: ParsedArguments, context: CommandContext
     ) throws {
         guard let path = arguments.value(htmlOption.long) else { return }
-        try write(runs: runs(of: rendered), to: path)
+        var options = Options()
+        if arguments.flag(linkAudioOption.long) { options.embedLimit = 0 }
+        try write(runs: runs(of: rendered), to: path, options: options)
         context.print("Wrote \(path) (review page)")
     }
 

@@ -23,10 +23,10 @@ public enum ReviewPage {
         /// The WAV holding this run's audio, if one was rendered.
         public var wavPath: String?
         /// Where the run's time zero falls in that WAV (a comparison puts "Before." ahead of the run).
-        public var audioOffset: Span
+        public var audioOffset: TimeSpan
 
         /// Creates a run to show.
-        public init(label: String, report: ScriptReport, wavPath: String? = nil, audioOffset: Span = .zero) {
+        public init(label: String, report: ScriptReport, wavPath: String? = nil, audioOffset: TimeSpan = .zero) {
             self.label = label
             self.report = report
             self.wavPath = wavPath

@@ -31,7 +31,7 @@ public struct SamplesCommand: Command {
     /// The `earshot` words that render `script` as the sample `wav` (more outputs, such as a review page, are
     /// added here so they regenerate and are checked with the rest).
     public static func renderArguments(script: String, wav: String) -> [String] {
-        ["render", script, "-o", wav]
+        ["render", script, "-o", wav, "--html", String(wav.dropLast(4)) + ".html", "--link-audio"]
     }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -82,7 +82,16 @@ public struct SamplesCommand: Command {
             ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         process.executableURL = URL(fileURLWithPath: executable)
-        var words = Self.renderArguments(script: script, wav: wav)
+        // Run from the folder that holds Scripts/, naming the script relative to it: the pages and timelines
+        // then carry `Scripts/…` paths, the same on every machine and clone.
+        let base = URL(fileURLWithPath: script).deletingLastPathComponent().path
+        var top = URL(fileURLWithPath: base)
+        while top.path != "/", !FileManager.default.fileExists(atPath: top.appendingPathComponent("Scripts").path) {
+            top.deleteLastPathComponent()
+        }
+        let shown = script.hasPrefix(top.path + "/") ? String(script.dropFirst(top.path.count + 1)) : script
+        process.currentDirectoryURL = top
+        var words = Self.renderArguments(script: shown, wav: wav)
         if let voices = arguments.value(VoiceOptions.voices.long) { words += ["--voices", voices] }
         process.arguments = words
         var environment = context.environment
@@ -146,7 +155,8 @@ public struct SamplesCommand: Command {
             Every scenario script under `Scripts/`, rendered by `earshot render` (mono 16-bit WAV at espeak-ng's \
             22050 Hz): speech cut at the exact sample where VoiceOver interrupted it, earcons, app sounds and media \
             narration. Each WAV has its transcript (`.vtt`, WebVTT: cut lines end in — ✂ and say what cut them) and \
-            its timeline (`.jsonl`). Regenerate with `make samples` (`earshot samples`); the test suite fails when \
+            its timeline (`.jsonl`) and a review page (`.html`: the timeline drawn lane by lane, the player, the checks \
+            and findings). Regenerate with `make samples` (`earshot samples`); the test suite fails when \
             these files are out of date.
 
             """
@@ -167,7 +177,7 @@ public struct SamplesCommand: Command {
                 text += "\n## \(folder.isEmpty ? "scripts" : folder)\n\n"
             }
             let stem = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path)
-            text += "- [\(URLPath.stem(path)).wav](\(stem).wav) ([transcript](\(stem).vtt)) — "
+            text += "- [\(URLPath.stem(path)).wav](\(stem).wav) ([review page](\(stem).html), [transcript](\(stem).vtt)) — "
                 + "\(document.header.variant.rawValue): \(document.header.title)\n"
             if document.header.variant == .before, let says = document.header.saysDifferent {
                 text += "  - listen for: \(says)\n"

@@ -11,14 +11,14 @@ public enum NotificationTarget: Hashable, Sendable {
 /// A caption cue of a media track.
 public struct CaptionCue: Hashable, Sendable {
     /// Start, relative to the track's start.
-    public var start: Span
+    public var start: TimeSpan
     /// End, relative to the track's start.
-    public var end: Span
+    public var end: TimeSpan
     /// The caption text.
     public var text: String
 
     /// Creates a cue.
-    public init(start: Span, end: Span, text: String) {
+    public init(start: TimeSpan, end: TimeSpan, text: String) {
         self.start = start
         self.end = end
         self.text = text
@@ -30,14 +30,14 @@ public struct MediaTrack: Hashable, Sendable {
     /// The track's name.
     public var name: String
     /// How long it plays.
-    public var duration: Span
+    public var duration: TimeSpan
     /// What the track says, with offsets from its start.
-    public var narration: [(offset: Span, text: String)]
+    public var narration: [(offset: TimeSpan, text: String)]
     /// The closed-caption track, empty when the asset has none.
     public var captions: [CaptionCue]
 
     /// Creates a track.
-    public init(name: String, duration: Span, narration: [(offset: Span, text: String)], captions: [CaptionCue]) {
+    public init(name: String, duration: TimeSpan, narration: [(offset: TimeSpan, text: String)], captions: [CaptionCue]) {
         self.name = name
         self.duration = duration
         self.narration = narration
@@ -81,19 +81,19 @@ public indirect enum AppAction: Hashable, Sendable {
     /// Set a switch's state.
     case setSwitch(String, SwitchState)
     /// Play an app sound (a success chime) of a given length.
-    case playSound(String, duration: Span)
+    case playSound(String, duration: TimeSpan)
     /// Play a media track.
     case playMedia(MediaTrack)
     /// Show text on screen (a status line, a banner), optionally as an element's visible text.
     case showText(TextTemplate)
     /// The `.task(id:)` + sleep pattern: each run of this action cancels the pending one with the same key.
-    case debounce(key: String, delay: Span, actions: [AppAction])
+    case debounce(key: String, delay: TimeSpan, actions: [AppAction])
     /// Run actions after a delay (`DispatchQueue.main.asyncAfter`, a network load).
-    case after(Span, [AppAction])
+    case after(TimeSpan, [AppAction])
     /// Write a note on the timeline (a load starting or finishing), for checks that ask about it.
     case note(String)
     /// Run actions every `period`, `count` times, the first after one period (a `Timer.publish`).
-    case repeating(every: Span, count: Int, actions: [AppAction])
+    case repeating(every: TimeSpan, count: Int, actions: [AppAction])
 }
 
 /// What the user does (V4, V11; Switch Control's scan is driven by the profile, not by these).

@@ -14,13 +14,13 @@ public struct Debouncer: Hashable, Sendable {
     }
 
     /// The quiet period after the last trigger.
-    public let delay: Span
+    public let delay: TimeSpan
     /// The generation of the armed timer, if one is armed.
     public private(set) var armed: Int?
     private var nextGeneration = 0
 
     /// Creates a debouncer with a quiet period.
-    public init(delay: Span) { self.delay = delay }
+    public init(delay: TimeSpan) { self.delay = delay }
 
     /// A trigger at `now` (a keystroke, a new query).
     public mutating func trigger(at now: Instant) -> Action {

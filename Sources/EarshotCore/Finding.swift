@@ -58,7 +58,7 @@ public enum FindingRules {
     public static func rule(_ id: String) -> Rule? { all.first { $0.id == id } }
 
     /// Every finding in a timeline, most serious first, then by time.
-    public static func findings(in timeline: Timeline, typingGap: Span = .seconds(1)) -> [Finding] {
+    public static func findings(in timeline: Timeline, typingGap: TimeSpan = .seconds(1)) -> [Finding] {
         var found: [String: Finding] = [:]
         func note(_ id: String, _ at: Instant, _ message: String) {
             guard let rule = rule(id) else { return }

@@ -42,44 +42,44 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     /// This instant moved forward by a span.
-    public static func + (lhs: Instant, rhs: Span) -> Instant {
+    public static func + (lhs: Instant, rhs: TimeSpan) -> Instant {
         Instant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
     }
 
     /// This instant moved back by a span.
-    public static func - (lhs: Instant, rhs: Span) -> Instant {
+    public static func - (lhs: Instant, rhs: TimeSpan) -> Instant {
         Instant(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
     }
 
     /// The span from `rhs` to `lhs`.
-    public static func - (lhs: Instant, rhs: Instant) -> Span {
-        Span(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+    public static func - (lhs: Instant, rhs: Instant) -> TimeSpan {
+        TimeSpan(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
     }
 
     /// `1.234s`, the form transcripts use.
-    public var description: String { Span(nanoseconds: nanoseconds).formatted }
+    public var description: String { TimeSpan(nanoseconds: nanoseconds).formatted }
 }
 
 /// A length of simulation time in whole nanoseconds.
-public struct Span: Comparable, Hashable, Sendable, CustomStringConvertible {
+public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Nanoseconds.
     public var nanoseconds: Int64
 
     /// No time at all.
-    public static let zero = Span(nanoseconds: 0)
+    public static let zero = TimeSpan(nanoseconds: 0)
 
     /// Creates a span from nanoseconds.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// A span of whole milliseconds.
-    public static func milliseconds(_ value: Int64) -> Span { Span(nanoseconds: value * 1_000_000) }
+    public static func milliseconds(_ value: Int64) -> TimeSpan { TimeSpan(nanoseconds: value * 1_000_000) }
 
     /// A span of seconds (rounded to the nearest nanosecond).
-    public static func seconds(_ value: Double) -> Span { Span(nanoseconds: Int64((value * 1e9).rounded())) }
+    public static func seconds(_ value: Double) -> TimeSpan { TimeSpan(nanoseconds: Int64((value * 1e9).rounded())) }
 
     /// The span covered by a number of audio frames at a sample rate (rounded up to whole nanoseconds).
-    public static func frames(_ count: Int, rate: Int) -> Span {
-        Span(nanoseconds: Instant.ofFrame(count, rate: rate).nanoseconds)
+    public static func frames(_ count: Int, rate: Int) -> TimeSpan {
+        TimeSpan(nanoseconds: Instant.ofFrame(count, rate: rate).nanoseconds)
     }
 
     /// The span in seconds.
@@ -88,15 +88,15 @@ public struct Span: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The span in whole milliseconds (truncated).
     public var milliseconds: Int64 { nanoseconds / 1_000_000 }
 
-    public static func < (lhs: Span, rhs: Span) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-    public static func + (lhs: Span, rhs: Span) -> Span { Span(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
-    public static func - (lhs: Span, rhs: Span) -> Span { Span(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
-    public static func * (lhs: Span, rhs: Int) -> Span { Span(nanoseconds: lhs.nanoseconds * Int64(rhs)) }
+    public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
+    public static func - (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
+    public static func * (lhs: TimeSpan, rhs: Int) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds * Int64(rhs)) }
 
     /// `1.234s` (milliseconds precision), or `150ms` under a second.
     public var formatted: String {
         let ms = nanoseconds / 1_000_000
-        if ms < 0 { return "-" + Span(nanoseconds: -nanoseconds).formatted }
+        if ms < 0 { return "-" + TimeSpan(nanoseconds: -nanoseconds).formatted }
         if ms < 1000 { return "\(ms)ms" }
         let whole = ms / 1000
         let frac = ms % 1000

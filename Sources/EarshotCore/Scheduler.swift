@@ -15,7 +15,7 @@ public final class Scheduler {
         var deadline: Instant
         var sequence: Int
         var id: TimerID
-        var period: Span?
+        var period: TimeSpan?
     }
 
     /// The current instant.
@@ -50,7 +50,7 @@ public final class Scheduler {
 
     /// Schedules `action` to run once after `delay`.
     @discardableResult
-    public func schedule(after delay: Span, _ action: @escaping () -> Void) -> TimerID {
+    public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> TimerID {
         schedule(at: now + delay, action)
     }
 
@@ -58,7 +58,7 @@ public final class Scheduler {
     ///
     /// A repeating task keeps its phase: each run is at `first + k · period`, whatever the task did.
     @discardableResult
-    public func scheduleRepeating(every period: Span, startingAt first: Instant, _ action: @escaping () -> Void)
+    public func scheduleRepeating(every period: TimeSpan, startingAt first: Instant, _ action: @escaping () -> Void)
         -> TimerID
     {
         precondition(period > .zero, "a repeating timer needs a positive period")
@@ -91,7 +91,7 @@ public final class Scheduler {
     }
 
     /// Advances by a span.
-    public func advance(by span: Span) { advance(to: now + span) }
+    public func advance(by span: TimeSpan) { advance(to: now + span) }
 
     /// Runs tasks until none is left or the clock would pass `limit`; returns the instant reached.
     @discardableResult
@@ -102,7 +102,7 @@ public final class Scheduler {
         return now
     }
 
-    private func insert(deadline: Instant, period: Span?, action: @escaping () -> Void) -> TimerID {
+    private func insert(deadline: Instant, period: TimeSpan?, action: @escaping () -> Void) -> TimerID {
         let id = TimerID(raw: nextID)
         nextID += 1
         actions[id] = action

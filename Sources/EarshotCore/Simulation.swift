@@ -92,7 +92,7 @@ public final class Simulation {
     }
 
     /// Moves the clock forward by `span`.
-    public func advance(by span: Span) throws { try advance(to: now + span) }
+    public func advance(by span: TimeSpan) throws { try advance(to: now + span) }
 
     /// Starts Switch Control's auto-scan now (does nothing for other profiles or when already scanning).
     public func startScanning() {

@@ -18,7 +18,7 @@ public struct SpeechTiming: Hashable, Sendable {
     }
 
     /// The full duration.
-    public var duration: Span { Span.frames(frameCount, rate: sampleRate) }
+    public var duration: TimeSpan { TimeSpan.frames(frameCount, rate: sampleRate) }
 
     /// The text of word `index`.
     public func word(_ index: Int) -> String {

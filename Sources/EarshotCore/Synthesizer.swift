@@ -35,7 +35,7 @@ public struct SynthesizedSpeech: Sendable {
     public var frameCount: Int { samples.count }
 
     /// How long the audio lasts.
-    public var duration: Span { Span.frames(samples.count, rate: sampleRate) }
+    public var duration: TimeSpan { TimeSpan.frames(samples.count, rate: sampleRate) }
 }
 
 /// Something that turns text into speech: espeak-ng in the product, a recording fake in queue tests.

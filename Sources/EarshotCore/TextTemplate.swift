@@ -16,7 +16,7 @@ public struct TextTemplate: Hashable, Sendable, ExpressibleByStringLiteral, Cust
         /// Time since the enclosing repetition started, as `HH:MM:SS` (a stopwatch readout).
         case clock
         /// Time left of `total` since the enclosing repetition started, as `M:SS` (a countdown).
-        case countdown(total: Span)
+        case countdown(total: TimeSpan)
         /// The enclosing repetition's count, from 1.
         case iteration
     }
@@ -56,13 +56,13 @@ public struct TemplateContext {
     /// Data tables by name.
     public var tables: [String: [String: String]]
     /// Time since the enclosing repetition started.
-    public var elapsed: Span
+    public var elapsed: TimeSpan
     /// The enclosing repetition's count, from 1.
     public var iteration: Int
 
     /// Creates a context.
     public init(
-        element: @escaping (String) -> AccessibilityElement?, tables: [String: [String: String]], elapsed: Span,
+        element: @escaping (String) -> AccessibilityElement?, tables: [String: [String: String]], elapsed: TimeSpan,
         iteration: Int
     ) {
         self.element = element

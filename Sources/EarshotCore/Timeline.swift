@@ -78,9 +78,9 @@ public enum TimelineEventKind: Hashable, Sendable {
     /// VoiceOver focus moved (`to` nil: nowhere); `index` is the new position in reading order.
     case focus(from: String?, to: String?, index: Int?, cause: String)
     /// VoiceOver's screen-change earcon.
-    case earcon(name: String, duration: Span)
+    case earcon(name: String, duration: TimeSpan)
     /// An app sound; `heard` is false with the sound off.
-    case sound(name: String, duration: Span, heard: Bool)
+    case sound(name: String, duration: TimeSpan, heard: Bool)
     /// A media track started; `heard` is false with the sound off.
     case media(MediaTrack, heard: Bool)
     /// A caption shown until `until`.

@@ -7,11 +7,11 @@ public enum TypingFeedback: String, Hashable, Sendable, CaseIterable {
 /// code.
 public struct VoiceOverSettings: Hashable, Sendable {
     /// Pause between the end of a focus read and its hint (V12). [SET] 400 ms, TalkBack's `DELAY_HINT`.
-    public var hintDelay: Span = .milliseconds(400)
+    public var hintDelay: TimeSpan = .milliseconds(400)
     /// Whether hints are spoken at all (V12).
     public var hintsEnabled: Bool = true
     /// How often a focused `updatesFrequently` element is polled (V10). [SET] 1 s.
-    public var pollInterval: Span = .seconds(1)
+    public var pollInterval: TimeSpan = .seconds(1)
     /// What typing echoes (V11). [SET] characters.
     public var typingFeedback: TypingFeedback = .characters
     /// V13: when on, an announcement arriving during a focus read is dropped instead of cutting it. [OBS]
@@ -22,9 +22,9 @@ public struct VoiceOverSettings: Hashable, Sendable {
     public var duckingLevel: Double = 0.3
     /// How long after a keystroke the app's text-change handler runs (the next run-loop turn). [SET] 10 ms,
     /// the gap in SPEECH-MODEL §4 case 10.
-    public var appReactionDelay: Span = .milliseconds(10)
+    public var appReactionDelay: TimeSpan = .milliseconds(10)
     /// Length of the screen-change earcon. [OBS] a short two-tone, [SET] 250 ms.
-    public var earconDuration: Span = .milliseconds(250)
+    public var earconDuration: TimeSpan = .milliseconds(250)
     /// Whether a dropped queued announcement reports `announcementDidFinish(false)`. [OBS] no.
     public var notifyDroppedQueued: Bool = false
 
@@ -54,7 +54,7 @@ public struct UserProfile: Hashable, Sendable {
     /// VoiceOver's settings (also used for the speech of Switch Control).
     public var voiceOver: VoiceOverSettings
     /// Switch Control's auto-scan step. [SET] 1 s (iOS default auto-scanning time).
-    public var scanStep: Span
+    public var scanStep: TimeSpan
     /// False when the device is muted: media and app sounds are not heard.
     public var soundOn: Bool
     /// Settings → Accessibility → Subtitles & Captioning → Closed Captions + SDH.
@@ -65,7 +65,7 @@ public struct UserProfile: Hashable, Sendable {
     /// Creates a profile.
     public init(
         name: String, technology: AssistiveTechnology, voiceOver: VoiceOverSettings = VoiceOverSettings(),
-        scanStep: Span = .seconds(1), soundOn: Bool = true, closedCaptions: Bool = false,
+        scanStep: TimeSpan = .seconds(1), soundOn: Bool = true, closedCaptions: Bool = false,
         network: NetworkCondition = .wifi
     ) {
         self.name = name

@@ -52,7 +52,7 @@ extension CheckEvaluator {
             return typingBursts.last.map { [$0.upperBound...($0.upperBound + span)] } ?? []
         case .between(let start, let stop):
             // Half-open: "between 3s and 50s" does not include what starts at 50s.
-            return [start...max(start, stop - Span(nanoseconds: 1))]
+            return [start...max(start, stop - TimeSpan(nanoseconds: 1))]
         case .after(let start):
             return [start...max(start, end)]
         case .before(let stop):
@@ -61,7 +61,7 @@ extension CheckEvaluator {
             let starts = notes("load \(name) started")
             let ends = notes("load \(name) finished")
             // Half-open: what happens at the instant the load finishes happens after loading.
-            let stops = ends.map { $0 - Span(nanoseconds: 1) } + Array(repeating: end, count: max(0, starts.count - ends.count))
+            let stops = ends.map { $0 - TimeSpan(nanoseconds: 1) } + Array(repeating: end, count: max(0, starts.count - ends.count))
             return zip(starts, stops).map { $0...max($0, $1) }
         case .whileMediaPlays(let name):
             return timeline.events.compactMap { event in

@@ -158,9 +158,9 @@ public struct CheckEvaluator {
         return (passed, reads.map(describe))
     }
 
-    func heardEvery(_ match: ScenarioTextMatch, _ interval: Span, _ window: ScenarioWindow?) -> (Bool, [String]) {
+    func heardEvery(_ match: ScenarioTextMatch, _ interval: TimeSpan, _ window: ScenarioWindow?) -> (Bool, [String]) {
         let windows = window.map(intervals) ?? [Instant.zero...timeline.end]
-        let tolerance = Span.milliseconds(50)
+        let tolerance = TimeSpan.milliseconds(50)
         var evidence: [String] = []
         var passed = true
         for range in windows {

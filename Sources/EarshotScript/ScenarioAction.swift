@@ -16,9 +16,9 @@ public enum ScenarioAppActionKind: Sendable {
     case set(element: String, ScenarioProperty)
     /// `debounce 600ms:` the `.task(id:)` + `Task.sleep` pattern: each trigger of the enclosing reaction
     /// cancels the pending block and starts the wait again; the block runs once the wait completes.
-    case debounce(Span, [ScenarioAppAction])
+    case debounce(TimeSpan, [ScenarioAppAction])
     /// `after 2s:` runs the block once, the span after this action runs (not cancelled by later triggers).
-    case after(Span, [ScenarioAppAction])
+    case after(TimeSpan, [ScenarioAppAction])
     /// `screenChanged [ID|"text"]`: `UIAccessibility.Notification.screenChanged`.
     case screenChanged(ScenarioNotificationArgument)
     /// `layoutChanged [ID|"text"|nil]`: `UIAccessibility.Notification.layoutChanged`.
@@ -26,13 +26,13 @@ public enum ScenarioAppActionKind: Sendable {
     /// `pageScrolled "text"`: `UIAccessibility.Notification.pageScrolled`.
     case pageScrolled(ScenarioTemplate)
     /// `play sound NAME [duration 0.4s]`: an app sound (earcon-like, no text).
-    case playSound(name: String, duration: Span?)
+    case playSound(name: String, duration: TimeSpan?)
     /// `play media NAME`: start a declared media item (its narration is heard, its captions shown when
     /// the profile has captions on and the media has a caption track).
     case playMedia(name: String)
     /// `show text "…" [for 3s]`: on-screen text that is not an accessibility element (a toast, a
     /// banner drawn over the content). Recorded on the visual channel.
-    case showText(ScenarioTemplate, duration: Span?)
+    case showText(ScenarioTemplate, duration: TimeSpan?)
     /// `show screen NAME`: replace the tree by another declared screen without a notification.
     case showScreen(name: String)
     /// `load NAME after 2s [on 3g 6s]…:` a network load; its block runs when it completes.
@@ -68,14 +68,14 @@ public struct ScenarioLoad: Sendable {
     /// The load's name, used by checks (`while orders loads`).
     public var name: String
     /// The delay when no `on NETWORK` entry matches the profile's network.
-    public var delay: Span
+    public var delay: TimeSpan
     /// `on 3g 6s` entries: network name (lowercased) to delay.
-    public var networkDelays: [String: Span]
+    public var networkDelays: [String: TimeSpan]
     /// The block run on completion.
     public var actions: [ScenarioAppAction]
 
     /// The delay on a network: its own entry if there is one, else the default `after` delay.
-    public func delay(on network: String?) -> Span {
+    public func delay(on network: String?) -> TimeSpan {
         guard let network, let specific = networkDelays[network.lowercased()] else { return delay }
         return specific
     }
@@ -94,11 +94,11 @@ public enum ScenarioUserActionKind: Sendable {
     /// `focus ID`: touch the element (VoiceOver focus lands there and reads it, V4).
     case focus(element: String)
     /// `swipe next|previous [N times] [every 300ms]`: N swipes, the first at the line's time.
-    case swipe(ScenarioSwipeDirection, times: Int, interval: Span)
+    case swipe(ScenarioSwipeDirection, times: Int, interval: TimeSpan)
     /// `activate [ID]`: double-tap the element (the focused one when no id is given).
     case activate(element: String?)
     /// `type "text" [every 150ms]`: one character per interval, the first at the line's time.
-    case type(String, interval: Span)
+    case type(String, interval: TimeSpan)
     /// `scan`: start Switch Control auto-scan from the first element.
     case scan
 }
@@ -144,7 +144,7 @@ public struct ScenarioTimedEvent: Sendable {
 /// the first fires one interval after the start).
 public struct ScenarioRepetition: Hashable, Sendable {
     /// The interval.
-    public var interval: Span
+    public var interval: TimeSpan
     /// How many times it fires.
     public var count: Int
 }
@@ -160,7 +160,7 @@ public struct ScenarioMedia: Sendable {
     /// The media's name.
     public var name: String
     /// How long it plays.
-    public var duration: Span
+    public var duration: TimeSpan
     /// What the media's audio says, with offsets from its start.
     public var narration: [ScenarioTimedText]
     /// The closed-caption track (empty: the asset has none).
@@ -172,9 +172,9 @@ public struct ScenarioMedia: Sendable {
 /// A text at an offset into a media item.
 public struct ScenarioTimedText: Hashable, Sendable {
     /// Offset from the media's start.
-    public var offset: Span
+    public var offset: TimeSpan
     /// Until when it is shown (captions); `nil` = until the next one or the end.
-    public var until: Span?
+    public var until: TimeSpan?
     /// The text.
     public var text: String
     /// Its line.

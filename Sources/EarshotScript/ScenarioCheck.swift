@@ -36,7 +36,7 @@ public enum ScenarioAssertionKind: Sendable {
     /// `heard matching "re" at least every 1s [WINDOW]`: inside the window, no stretch longer than the
     /// span passes without a matching utterance being spoken (measured from the window's start or the
     /// end of the previous match to the start of the next, and from the last one to the window's end).
-    case heardEvery(ScenarioTextMatch, interval: Span, window: ScenarioWindow?)
+    case heardEvery(ScenarioTextMatch, interval: TimeSpan, window: ScenarioWindow?)
     /// `focus stays on ID when LOAD loads` (`element` set) or `focus does not jump when LOAD loads`
     /// (`element` nil): right after the load's block ran, focus is on the same element as before, or —
     /// when that element went away — on the element that took its reading position; moving to the top
@@ -156,7 +156,7 @@ public enum ScenarioWindow: Hashable, Sendable {
     /// `after typing stops`: from the last typed character to the end of the run.
     case afterTypingStops
     /// `within 1s after typing stops`: from the last typed character, for the span.
-    case withinAfterTypingStops(Span)
+    case withinAfterTypingStops(TimeSpan)
     /// `between 2s and 50s`.
     case between(Instant, Instant)
     /// `after 2s`.

@@ -91,15 +91,15 @@ public struct ScenarioSettings: Hashable, Sendable {
     /// `typing-feedback characters|words|both|none`.
     public var typingFeedback: ScenarioTypingFeedback?
     /// `poll 1s`: the `updatesFrequently` poll interval (V10).
-    public var pollInterval: Span?
+    public var pollInterval: TimeSpan?
     /// `hint-delay 400ms` (V12).
-    public var hintDelay: Span?
+    public var hintDelay: TimeSpan?
     /// `focus-read-preempts-announcements on|off` (V13).
     public var focusReadPreemptsAnnouncements: Bool?
     /// `scan-step 1s`: Switch Control's auto-scan step time.
-    public var scanStep: Span?
+    public var scanStep: TimeSpan?
     /// `duration 60s`: run at least this long.
-    public var duration: Span?
+    public var duration: TimeSpan?
 
     /// No settings given.
     public init() {}

@@ -54,7 +54,7 @@ extension ParserState {
             throw cursor.failure(at: cursor.current, "expected an action, found \(cursor.foundDescription)")
         }
         let action: ScenarioTimedAction
-        var busy = Span.zero
+        var busy = TimeSpan.zero
         if userActionKeywords.contains(actionToken.text) {
             let user = try parseUserAction(&cursor, line: line)
             switch user.kind {
@@ -90,7 +90,7 @@ extension ParserState {
         case "swipe":
             let direction = try cursor.keyword(["next", "previous"], what: "swipe direction")
             var times = 1
-            var interval = Span.milliseconds(300)
+            var interval = TimeSpan.milliseconds(300)
             if let next = cursor.peekWord(), Int(next) != nil {
                 times = try cursor.integer("how many swipes", minimum: 1)
                 guard cursor.accept("times") || cursor.accept("time") else {
@@ -110,7 +110,7 @@ extension ParserState {
         case "type":
             let text = try cursor.string("the text to type")
             guard !text.text.isEmpty else { throw cursor.failure(at: text, "nothing to type") }
-            var interval = Span.milliseconds(150)
+            var interval = TimeSpan.milliseconds(150)
             if cursor.accept("every") { interval = try cursor.span("the time between keys") }
             kind = .type(text.text, interval: interval)
         default:
@@ -210,7 +210,7 @@ extension ParserState {
                 reference(.media, name, line: line)
                 kind = .playMedia(name: name.text)
             } else {
-                var duration: Span?
+                var duration: TimeSpan?
                 if cursor.accept("duration") { duration = try cursor.span("the sound's duration") }
                 kind = .playSound(name: name.text, duration: duration)
             }
@@ -222,7 +222,7 @@ extension ParserState {
                 kind = .showScreen(name: name.text)
             } else {
                 let text = try template(&cursor, line: line, what: "the text")
-                var duration: Span?
+                var duration: TimeSpan?
                 if cursor.accept("for") { duration = try cursor.span("how long it shows") }
                 kind = .showText(text, duration: duration)
             }
@@ -233,7 +233,7 @@ extension ParserState {
                     hint: "write: load \(name.text) after 2s on 3g 6s:")
             }
             let delay = try cursor.span("the load's delay")
-            var byNetwork: [String: Span] = [:]
+            var byNetwork: [String: TimeSpan] = [:]
             while cursor.accept("on") {
                 let network = try cursor.word("a network name")
                 byNetwork[network.text.lowercased()] = try cursor.span("the delay on \(network.text)")

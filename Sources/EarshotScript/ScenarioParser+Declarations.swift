@@ -173,7 +173,7 @@ extension ParserState {
                         hint: "write: \(kind.text) at 1s \"…\"")
                 }
                 let offset = try childCursor.span("the offset into the media")
-                var until: Span?
+                var until: TimeSpan?
                 if childCursor.accept("until") { until = try childCursor.span("when the caption ends") }
                 let text = try childCursor.string("the text")
                 try childCursor.finish()

@@ -20,7 +20,7 @@ public struct ScenarioRun: Sendable {
 /// and app events. The same lowering feeds headless checks, WAV renders and live playback.
 public enum ScenarioRunner {
     /// How long a run may go past the script's end for speech, loads and delayed app work to settle.
-    public static let settleLimit = Span.seconds(30)
+    public static let settleLimit = TimeSpan.seconds(30)
 
     /// The profile a document asks for (or `override`), with the header's settings applied.
     public static func profile(for document: ScenarioDocument, override: String? = nil) throws -> UserProfile {

@@ -39,7 +39,7 @@ public enum ScenarioTemplatePart: Hashable, Sendable, CustomStringConvertible {
     /// `{clock}`: the time since the repeating line began, `HH:MM:SS` (the stopwatch's format).
     case clock
     /// `{countdown 12m}`: the span minus the time since the repeating line began, `M:SS`, floored at 0.
-    case countdown(from: Span)
+    case countdown(from: TimeSpan)
     /// `{count}`: the repetition number, starting at 1.
     case count
 

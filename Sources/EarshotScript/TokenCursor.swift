@@ -108,7 +108,7 @@ struct TokenCursor {
     }
 
     /// The next word as a span (`150ms`, `1.2s`, `2m`).
-    mutating func span(_ what: String) throws(ParseFailure) -> Span {
+    mutating func span(_ what: String) throws(ParseFailure) -> TimeSpan {
         let token = try word(what)
         guard let span = DurationLiteral.span(token.text) else {
             throw failure(at: token, "bad duration '\(token.text)'", hint: DurationLiteral.hint)
@@ -144,13 +144,13 @@ enum DurationLiteral {
     static let hint = "write a number followed by ms, s or m, e.g. 150ms, 1.2s, 2m"
 
     /// `150ms`, `1.2s`, `2m`, `0.5h`: nil when malformed.
-    static func span(_ text: String) -> Span? {
+    static func span(_ text: String) -> TimeSpan? {
         let units: [(String, Int64)] = [("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
             ("h", 3_600_000_000_000)]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
             let number = text.dropLast(suffix.count)
             guard let nanoseconds = scaled(String(number), by: scale) else { return nil }
-            return Span(nanoseconds: nanoseconds)
+            return TimeSpan(nanoseconds: nanoseconds)
         }
         return nil
     }

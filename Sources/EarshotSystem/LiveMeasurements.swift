@@ -17,7 +17,7 @@ public struct LiveStart: Hashable, Sendable {
     }
 
     /// Event → first sample at the device.
-    public var latency: Span { firstSampleAt - requestedAt }
+    public var latency: TimeSpan { firstSampleAt - requestedAt }
 }
 
 /// One barge-in as the device saw it, against the engine's account of it.
@@ -49,11 +49,11 @@ public struct LiveCut: Hashable, Sendable {
     }
 
     /// Interrupt → device silent.
-    public var silentAfter: Span { silentAt - requestedAt }
+    public var silentAfter: TimeSpan { silentAt - requestedAt }
 
     /// How much more (positive) or less (negative) the device played than the engine says was heard.
-    public var positionError: Span {
-        Span.frames(measuredHeardFrames, rate: sampleRate) - Span.frames(engineHeardFrames, rate: sampleRate)
+    public var positionError: TimeSpan {
+        TimeSpan.frames(measuredHeardFrames, rate: sampleRate) - TimeSpan.frames(engineHeardFrames, rate: sampleRate)
     }
 }
 
@@ -71,14 +71,14 @@ public struct LiveMeasurements: Hashable, Sendable {
     }
 
     /// Event → first sample, worst case.
-    public var worstStartLatency: Span? { starts.map(\.latency).max() }
+    public var worstStartLatency: TimeSpan? { starts.map(\.latency).max() }
 
     /// Interrupt → silence, worst case.
-    public var worstSilenceDelay: Span? { cuts.map(\.silentAfter).max() }
+    public var worstSilenceDelay: TimeSpan? { cuts.map(\.silentAfter).max() }
 
     /// The largest difference between the device's and the engine's cut position.
-    public var worstPositionError: Span? {
-        cuts.map { Span(nanoseconds: abs($0.positionError.nanoseconds)) }.max()
+    public var worstPositionError: TimeSpan? {
+        cuts.map { TimeSpan(nanoseconds: abs($0.positionError.nanoseconds)) }.max()
     }
 
     /// Three lines for the end of a session: latencies against their targets, and cut agreement.
@@ -103,7 +103,7 @@ public struct LiveMeasurements: Hashable, Sendable {
     }
 
     /// `median 4.1 ms, max 9.8 ms`.
-    static func describe(_ spans: [Span]) -> String {
+    static func describe(_ spans: [TimeSpan]) -> String {
         let sorted = spans.map { Double($0.nanoseconds) / 1e6 }.sorted()
         guard let first = sorted.first, let last = sorted.last else { return "none" }
         let median = sorted[sorted.count / 2]

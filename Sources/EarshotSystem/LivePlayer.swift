@@ -108,7 +108,7 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Waits until everything sent has played, or `timeout` passed; true when it played.
     @discardableResult
-    public func waitUntilPlayed(timeout: Span) -> Bool {
+    public func waitUntilPlayed(timeout: TimeSpan) -> Bool {
         let deadline = clock.now + timeout
         while clock.now < deadline {
             if isIdle || failure != nil { return failure == nil }
@@ -268,13 +268,13 @@ public final class LivePlayer: @unchecked Sendable {
             segments[index].written += count
             streamWritten += count
             let pending = try pendingFrames(settling: offset == 0)
-            drainsAt = clock.now + Span.frames(pending, rate: device.sampleRate)
+            drainsAt = clock.now + TimeSpan.frames(pending, rate: device.sampleRate)
             if offset == 0 {
                 // The frames queued ahead of this utterance's first frame tell when it reaches the device.
                 let ahead = max(0, pending - (streamWritten - start))
                 let record = LiveStart(
                     utterance: segments[index].id, requestedAt: segments[index].requestedAt,
-                    firstSampleAt: clock.now + Span.frames(ahead, rate: device.sampleRate))
+                    firstSampleAt: clock.now + TimeSpan.frames(ahead, rate: device.sampleRate))
                 lock.withLock { measured.starts.append(record) }
             }
         }

@@ -66,7 +66,7 @@ public final class LiveSession: @unchecked Sendable {
     ///
     /// The simulation is finished when this returns; its timeline is complete.
     /// - Throws: a synthesizer failure from the engine.
-    public func run(scriptEnd: Instant?, settleLimit: Span = ScenarioRunner.settleLimit) throws -> Ending {
+    public func run(scriptEnd: Instant?, settleLimit: TimeSpan = ScenarioRunner.settleLimit) throws -> Ending {
         let never = Instant(nanoseconds: .max)
         let limit = scriptEnd.map { $0 + settleLimit } ?? never
         var target = scriptEnd ?? never

@@ -110,7 +110,7 @@ public struct AppEvent: Hashable, Sendable {
 
     /// Plays an app sound (a success chime) lasting `duration`.
     public static func playSound(_ name: String, duration: Duration) -> AppEvent {
-        AppEvent(.playSound(name, duration: Span(duration)))
+        AppEvent(.playSound(name, duration: TimeSpan(duration)))
     }
 
     /// Shows text on screen without telling VoiceOver (a banner a sighted user sees).
@@ -127,13 +127,13 @@ public struct AppEvent: Hashable, Sendable {
     ) -> AppEvent {
         let inner = events()
         let key = id ?? "debounce " + inner.map { String(describing: $0.action) }.joined(separator: "; ")
-        return AppEvent(.debounce(key: key, delay: Span(delay), actions: inner.map(\.action)), tables: merged(inner))
+        return AppEvent(.debounce(key: key, delay: TimeSpan(delay), actions: inner.map(\.action)), tables: merged(inner))
     }
 
     /// Runs `events` after `delay` (`DispatchQueue.main.asyncAfter`, a network response).
     public static func after(_ delay: Duration, @AppEventBuilder _ events: () -> [AppEvent]) -> AppEvent {
         let inner = events()
-        return AppEvent(.after(Span(delay), inner.map(\.action)), tables: merged(inner))
+        return AppEvent(.after(TimeSpan(delay), inner.map(\.action)), tables: merged(inner))
     }
 
     /// Runs `events` every `period`, `times` times, the first one period from now (a `Timer.publish`).
@@ -142,7 +142,7 @@ public struct AppEvent: Hashable, Sendable {
     public static func every(_ period: Duration, times: Int, @AppEventBuilder _ events: () -> [AppEvent]) -> AppEvent {
         let inner = events()
         return AppEvent(
-            .repeating(every: Span(period), count: times, actions: inner.map(\.action)), tables: merged(inner))
+            .repeating(every: TimeSpan(period), count: times, actions: inner.map(\.action)), tables: merged(inner))
     }
 
     static func merged(_ events: [AppEvent]) -> [String: [String: String]] {

@@ -70,7 +70,7 @@ public struct AppText: Hashable, Sendable, ExpressibleByStringInterpolation, Cus
         public mutating func appendInterpolation(_ live: Live) {
             switch live {
             case .clock: parts.append(.clock)
-            case .countdown(let total): parts.append(.countdown(total: Span(total)))
+            case .countdown(let total): parts.append(.countdown(total: TimeSpan(total)))
             case .iteration: parts.append(.iteration)
             }
         }

@@ -1,9 +1,9 @@
 import EarshotCore
 
-// Swift's `Duration` is the public currency of EarshotTesting; EarshotCore counts whole nanoseconds (`Span`,
+// Swift's `Duration` is the public currency of EarshotTesting; EarshotCore counts whole nanoseconds (`TimeSpan`,
 // `Instant`). These conversions are the only place the two meet.
 
-extension Span {
+extension TimeSpan {
     /// The span of a Swift duration, truncated to whole nanoseconds.
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
@@ -14,13 +14,13 @@ extension Span {
 extension Instant {
     /// The instant `duration` after the start of the run.
     init(_ duration: Duration) {
-        self.init(nanoseconds: Span(duration).nanoseconds)
+        self.init(nanoseconds: TimeSpan(duration).nanoseconds)
     }
 }
 
 extension Duration {
     /// A span of simulation time as a Swift duration.
-    init(_ span: Span) {
+    init(_ span: TimeSpan) {
         self = .nanoseconds(span.nanoseconds)
     }
 

@@ -167,7 +167,7 @@ public final class ScreenReaderSession {
     /// Moves the clock forward: speech plays out, timers fire, debounces settle, polls tick.
     public func advance(by duration: Duration) throws {
         try requireRunning()
-        try simulation.advance(by: Span(duration))
+        try simulation.advance(by: TimeSpan(duration))
     }
 
     /// Moves the clock to `instant` after the start (does nothing if that is in the past).

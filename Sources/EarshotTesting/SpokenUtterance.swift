@@ -92,7 +92,7 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
         return "\(kind.rawValue) \"\(text)\" \(times) \(fate)".replacingOccurrences(of: "  ", with: " ")
     }
 
-    static func format(_ duration: Duration) -> String { Span(duration).formatted }
+    static func format(_ duration: Duration) -> String { TimeSpan(duration).formatted }
 
     /// Builds the value from a timeline record; `timeline` resolves who cut it.
     init(_ record: UtteranceRecord, in timeline: Timeline) {

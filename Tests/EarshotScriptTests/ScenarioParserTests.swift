@@ -21,7 +21,7 @@ import Testing
         ("0.5s", 500_000_000), ("1.25ms", 1_250_000), ("3s", 3_000_000_000), ("1.5m", 90_000_000_000),
     ])
     func durationsConvertExactly(_ text: String, _ nanoseconds: Int64) {
-        #expect(DurationLiteral.span(text) == Span(nanoseconds: nanoseconds))
+        #expect(DurationLiteral.span(text) == TimeSpan(nanoseconds: nanoseconds))
     }
 
     @Test(arguments: ["", "ms", "1.2", "12x", "-1s", "1..2s", "1.s", ".5s", "1e3ms", "0.0000000001s"])
