@@ -59,8 +59,8 @@ public struct CheckCommand: Command {
         let failedChecks = reports.flatMap(\.checks).filter { !$0.passed }.count
         let totalChecks = reports.flatMap(\.checks).count
         let unexpected = reports.filter { !$0.matchesVariant }
-        context.print("\(totalChecks - failedChecks) passed, \(failedChecks) failed"
-                      + " (\(reports.count) script\(reports.count == 1 ? "" : "s"))")
+        context.print("\(reports.count) script\(reports.count == 1 ? "" : "s"): \(totalChecks - failedChecks) of "
+                      + "\(totalChecks) checks pass")
         if expectVariants {
             for report in unexpected {
                 context.printError("\(report.run.document.path): a \(report.run.document.header.variant.rawValue) script "
@@ -69,7 +69,7 @@ public struct CheckCommand: Command {
                                       : "must pass every check"))
             }
             context.print(unexpected.isEmpty
-                          ? "every before script fails its checks and every after script passes them"
+                          ? "as expected: every before script fails a check and every after script passes all"
                           : "\(unexpected.count) script(s) did not behave as their variant says")
             return unexpected.isEmpty ? ExitCode.success : ExitCode.failure
         }

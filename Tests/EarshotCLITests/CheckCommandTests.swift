@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+import Testing
+
+/// `earshot check` as a CI job sees it: exit statuses, evidence, findings, JUnit, and malformed scripts.
+@Suite struct CheckCommandTests {
+    static let scripts = packageRoot + "/Scripts"
+
+    @Test func anAfterScriptPassesWithStatusZeroAndABeforeFailsWithOne() throws {
+        let after = try EarshotBinary.run(["check", Self.scripts + "/announcement-spam/after-search.earshot"])
+        #expect(after.status == 0)
+        #expect(after.output.contains("✔ nothing announced while typing"))
+        let before = try EarshotBinary.run(["check", Self.scripts + "/announcement-spam/before-search.earshot"])
+        #expect(before.status == 1)
+        #expect(before.output.contains("✘ nothing announced while typing"))
+        #expect(before.output.contains("cut by typingEcho"))
+        #expect(before.output.contains("announcement-while-typing"))
+        #expect(before.output.contains("read patterns/announcement-spam"))
+    }
+
+    @Test func aPatternNameRunsItsFolderAndExpectVariantsPassesWhenBeforesFail() throws {
+        let result = try EarshotBinary.run(["check", "--expect-variants", "announcement-spam"], in: packageRoot)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("6 scripts:"))
+        #expect(result.output.contains("as expected: every before script fails a check"))
+    }
+
+    @Test func expectVariantsFailsWhenABeforeScriptPassesEverything() throws {
+        let folder = NSTemporaryDirectory() + "earshot-check-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fixed = try String(contentsOfFile: Self.scripts + "/announcement-spam/after-search.earshot", encoding: .utf8)
+            .replacingOccurrences(of: "variant  after", with: "variant  before")
+        try fixed.write(toFile: folder + "/before-search.earshot", atomically: true, encoding: .utf8)
+        let result = try EarshotBinary.run(["check", "--expect-variants", folder])
+        #expect(result.status == 1)
+        #expect(result.error.contains("must fail at least one check"))
+    }
+
+    @Test func junitNamesEveryCheckAndCarriesTheFailureEvidence() throws {
+        let folder = NSTemporaryDirectory() + "earshot-junit-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let junit = folder + "/results.xml"
+        let result = try EarshotBinary.run(
+            ["check", "--junit", junit, Self.scripts + "/announcement-spam/before-search.earshot",
+             Self.scripts + "/announcement-spam/after-search.earshot"])
+        #expect(result.status == 1)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuites name=\"earshot check\" tests=\"4\" failures=\"2\">"))
+        #expect(xml.contains("name=\"nothing announced while typing\""))
+        #expect(xml.contains("<failure message=\"no announcement while typing\">"))
+        let parser = XMLParser(data: Data(xml.utf8))
+        #expect(parser.parse(), "JUnit output must be well-formed XML")
+    }
+
+    @Test func aMalformedScriptRunsNothingAndExitsTwoWithFileLineAndCaret() throws {
+        let folder = NSTemporaryDirectory() + "earshot-bad-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = try String(contentsOfFile: Self.scripts + "/announcement-spam/after-search.earshot", encoding: .utf8)
+        try good.write(toFile: folder + "/after-good.earshot", atomically: true, encoding: .utf8)
+        let bad = good.replacingOccurrences(of: "at 0s      focus query", with: "at 0s      focus qurey")
+        try bad.write(toFile: folder + "/before-bad.earshot", atomically: true, encoding: .utf8)
+        let junit = folder + "/results.xml"
+        let result = try EarshotBinary.run(["check", "--junit", junit, folder])
+        #expect(result.status == 2)
+        #expect(result.error.contains("before-bad.earshot:22:18: error: unknown element 'qurey'"))
+        #expect(result.error.contains("did you mean 'query'?"))
+        #expect(result.error.contains("^"))
+        #expect(!result.output.contains("after-good.earshot —"), "nothing runs when a script is malformed")
+        #expect(!FileManager.default.fileExists(atPath: junit))
+    }
+}
