@@ -39,22 +39,12 @@ public struct Debouncer: Hashable, Sendable {
     }
 }
 
-/// V10: the poller of a focused `updatesFrequently` element as a pure state machine.
+/// V10: what the poller of a focused `updatesFrequently` element last got heard, as a pure state machine.
 ///
-/// On each tick it compares the element's text with what was last heard. It speaks only the latest text, skips
-/// the tick while the channel is busy, and never queues: a value that changed twice between two ticks is heard
-/// once, as its latest value.
+/// A tick asks what changed since the element was last heard; the channel's rule table decides whether it is
+/// spoken (a busy channel skips the tick). Only a poll that is actually heard moves the state on, so a value that
+/// changed twice between two heard polls is heard once, as its latest value, and nothing stale ever queues.
 public struct Poller: Hashable, Sendable {
-    /// What a tick decided.
-    public enum Action: Hashable, Sendable {
-        /// Speak this text (the changed label and/or value).
-        case speak(String)
-        /// The element changed but the channel is speaking: this tick is skipped.
-        case skipBusy
-        /// Nothing changed since it was last heard.
-        case unchanged
-    }
-
     /// The label last heard.
     public private(set) var heardLabel: String
     /// The value last heard.
@@ -66,15 +56,18 @@ public struct Poller: Hashable, Sendable {
         heardValue = value
     }
 
-    /// A tick: the element's current label and value, and whether the channel is speaking.
-    public mutating func tick(label: String, value: String, channelBusy: Bool) -> Action {
-        guard label != heardLabel || value != heardValue else { return .unchanged }
-        guard !channelBusy else { return .skipBusy }
+    /// What a tick would speak for the element's current label and value: the changed label and/or value,
+    /// or nil when nothing changed since it was last heard.
+    public func changedText(label: String, value: String) -> String? {
+        guard label != heardLabel || value != heardValue else { return nil }
         let element = AccessibilityElement(id: "", label: label, value: value)
-        let text = element.polledText(previousLabel: heardLabel, previousValue: heardValue)
+        return element.polledText(previousLabel: heardLabel, previousValue: heardValue)
+    }
+
+    /// The poll of this label and value started speaking.
+    public mutating func heard(label: String, value: String) {
         heardLabel = label
         heardValue = value
-        return .speak(text)
     }
 }
 

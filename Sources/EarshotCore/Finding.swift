@@ -51,7 +51,7 @@ public enum FindingRules {
         Rule(id: "stale-poll-backlog", impact: .moderate, card: "updates-frequently",
              summary: "a polled value is spoken after it has already changed"),
         Rule(id: "silent-changing-value", impact: .moderate, card: "updates-frequently",
-             summary: "the focused element keeps changing and VoiceOver says nothing (consider .updatesFrequently)"),
+             summary: "the focused element's text keeps changing and VoiceOver says nothing (it needs .updatesFrequently)"),
     ]
 
     /// The rule with an id.
@@ -69,7 +69,7 @@ public enum FindingRules {
                 found[id] = Finding(rule: id, impact: rule.impact, card: rule.card, at: at, message: message, occurrences: 1)
             }
         }
-        let announcements = timeline.utterances.filter { $0.utterance.kind == .announcement }
+        let announcements = timeline.utterances.filter(\.utterance.isAppSpeech)
         let keys = timeline.keystrokes
         for record in announcements {
             let at = record.utterance.requestedAt
@@ -80,13 +80,15 @@ public enum FindingRules {
             }
         }
         for record in timeline.utterances {
-            guard case .interrupted(_, let cut, let by) = record.outcome, let cutter = by.utterance,
-                let cutting = timeline.record(cutter), cutting.utterance.kind == .announcement
+            // A cut after 0 frames replaced speech before it made a sound: nothing was lost to the listener.
+            guard case .interrupted(_, let cut, let by) = record.outcome, record.heardFrames > 0, let cutter = by.utterance,
+                let cutting = timeline.record(cutter), cutting.utterance.isAppSpeech
             else { continue }
             let heard = "\"\(record.heardText)—\" cut at \(cut) by \"\(cutting.utterance.text)\""
             switch record.utterance.kind {
             case .typingEcho: note("echo-cut-by-announcement", cut, "echo " + heard)
-            case .announcement: note("announcement-cut-by-announcement", cut, "announcement " + heard)
+            case .announcement, .pageScrolled, .layoutChange where record.utterance.isAppSpeech:
+                note("announcement-cut-by-announcement", cut, "announcement " + heard)
             case .focusRead, .screenChange, .layoutChange: note("focus-read-cut-by-announcement", cut, "focus read " + heard)
             default: break
             }
@@ -158,15 +160,9 @@ public enum FindingRules {
     }
 
     private static func pollFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
-        for record in timeline.utterances where record.utterance.kind == .poll {
-            guard let start = record.start, let id = record.utterance.elementID,
-                let element = timeline.screen(at: start)?.element(id)
-            else { continue }
-            if record.utterance.text != element.value && record.utterance.text != element.label
-                && !record.utterance.text.contains(element.value)
-            {
-                note("stale-poll-backlog", start, "poll \"\(record.utterance.text)\" started at \(start) when \(id) was \"\(element.value.isEmpty ? element.label : element.value)\"")
-            }
+        for record in timeline.utterances where timeline.isStalePoll(record) {
+            guard let start = record.start else { continue }
+            note("stale-poll-backlog", start, "poll \"\(record.utterance.text)\" started at \(start) after its element had changed")
         }
         silentValueFindings(timeline, note)
     }
@@ -183,15 +179,19 @@ public enum FindingRules {
                 continue
             }
             let end = index + 1 < focusMoves.count ? focusMoves[index + 1].at : timeline.end
+            // Label changes only: the content itself (a stopwatch's `Text(timecode)`). A changing value without the
+            // trait is what the announcement-spam card prescribes for a countdown: read on demand, never pushed.
             var last = timeline.screen(at: move.at)?.element(id)
             var changes = 0
             for snapshot in timeline.screens where snapshot.at > move.at && snapshot.at < end {
                 let now = snapshot.screen.element(id)
-                if now?.label != last?.label || now?.value != last?.value { changes += 1 }
+                if now?.label != last?.label { changes += 1 }
                 last = now
             }
             let spoke = timeline.utterances.contains { record in
-                record.utterance.elementID == id && record.utterance.kind == .poll && record.start != nil
+                guard record.utterance.elementID == id, record.utterance.kind == .poll, let start = record.start
+                else { return false }
+                return start >= move.at && start < end
             }
             if changes >= 3 && !spoke {
                 note("silent-changing-value", move.at, "\(id) changed \(changes) times while focused from \(move.at) to \(end) and nothing was read")

@@ -6,9 +6,11 @@ extension Simulation {
         case .announce(let template, let priority, let queued):
             let text = template.evaluate(in: context)
             record(.app("announce \"\(text)\"" + (priority == .default ? "" : " priority \(priority.rawValue)")))
-            speak(
-                text, kind: .announcement, request: .announcement(priority: priority, queued: queued),
-                priority: priority, queued: queued, cause: "announce")
+            appSpeech {
+                $0.speak(
+                    text, kind: .announcement, request: .announcement(priority: priority, queued: queued),
+                    priority: priority, queued: queued, cause: "announce")
+            }
         case .screenChanged(let target):
             record(.app("screenChanged"))
             screenChanged(target, context: context)
@@ -16,7 +18,7 @@ extension Simulation {
             guard let next = screens[name] else { return }
             screens[screen.name] = screen
             screen = next
-            timeline.screens.append((now, screen))
+            timeline.screens.append((now, nextSequence(), screen))
             record(.app("show screen \(name)"))
             screenChanged(.none, context: context)
         case .layoutChanged(let target):
@@ -28,13 +30,13 @@ extension Simulation {
                 guard screen.isExposed(id) else { return }
                 moveFocus(to: id, request: .layoutChangeElement, kind: .layoutChange, cause: "layoutChanged(\(id))")
             case .text(let template):
-                speak(template.evaluate(in: context), kind: .layoutChange, request: .layoutChangeString,
-                      cause: "layoutChanged")
+                let text = template.evaluate(in: context)
+                appSpeech { $0.speak(text, kind: .layoutChange, request: .layoutChangeString, cause: "layoutChanged") }
             }
         case .pageScrolled(let template):
             let text = template.evaluate(in: context)
             record(.app("pageScrolled \"\(text)\""))
-            speak(text, kind: .pageScrolled, request: .pageScrolled, cause: "pageScrolled")
+            appSpeech { $0.speak(text, kind: .pageScrolled, request: .pageScrolled, cause: "pageScrolled") }
         case .setLabel(let id, let template):
             let text = template.evaluate(in: context)
             record(.app("set \(id) label \"\(text)\""))
@@ -99,6 +101,16 @@ extension Simulation {
         }
     }
 
+    /// App speech (an announcement, a layoutChanged or pageScrolled string) posted during a UI update waits
+    /// until the update's tree changes have settled focus (see `run(_:origin:iteration:)`).
+    private func appSpeech(_ request: @escaping (Simulation) -> Void) {
+        if batchDepth > 0 {
+            batchSpeech.append { [unowned self] in request(self) }
+        } else {
+            request(self)
+        }
+    }
+
     /// V5: earcon, queue cleared, focus to the given element (or the first), which is read; a string argument is
     /// spoken instead of the element.
     private func screenChanged(_ target: NotificationTarget, context: TemplateContext) {
@@ -114,8 +126,9 @@ extension Simulation {
             text = template.evaluate(in: context)
         }
         guard let focusID else {
-            focusedID = nil
-            stopPolling()
+            // Nothing to focus on the new screen: speech is still flushed (V5), and focus goes nowhere.
+            apply(channel.flush(cause: "screenChanged", reason: .screenChanged))
+            loseFocus(cause: "screenChanged")
             return
         }
         moveFocus(to: focusID, request: .screenChange, kind: .screenChange, cause: "screenChanged", spokenText: text)

@@ -9,15 +9,19 @@ extension Simulation {
         let utterance = Utterance(
             id: id, text: text, kind: kind, priority: priority, queued: queued, elementID: elementID, cause: cause,
             requestedAt: now)
+        let requested = nextSequence()
         guard profile.technology != .none else {
-            timeline.utterances.append(
-                UtteranceRecord(
-                    utterance: utterance, voice: voice, rule: "-",
-                    outcome: .dropped(at: now, reason: .speechOff, by: nil)))
+            var record = UtteranceRecord(
+                utterance: utterance, voice: voice, rule: "-", outcome: .dropped(at: now, reason: .speechOff, by: nil))
+            record.requestSequence = requested
+            record.outcomeSequence = requested
+            timeline.utterances.append(record)
             return id
         }
         let (decision, effects) = channel.request(utterance, as: request, settings: profile.voiceOver)
-        timeline.utterances.append(UtteranceRecord(utterance: utterance, voice: voice, rule: decision.rule))
+        var record = UtteranceRecord(utterance: utterance, voice: voice, rule: decision.rule)
+        record.requestSequence = requested
+        timeline.utterances.append(record)
         apply(effects)
         return id
     }
@@ -30,6 +34,7 @@ extension Simulation {
             case .cut(let utterance, let interruption): cut(utterance, by: interruption)
             case .drop(let utterance, let reason, let by):
                 timeline.utterances[utterance.id].outcome = .dropped(at: now, reason: reason, by: by)
+                timeline.utterances[utterance.id].outcomeSequence = nextSequence()
                 if utterance.isAppAnnouncement, profile.voiceOver.notifyDroppedQueued {
                     didFinish(utterance, success: false)
                 }
@@ -50,6 +55,7 @@ extension Simulation {
         }
         timeline.utterances[utterance.id].timing = timing
         timeline.utterances[utterance.id].outcome = .speaking(start: now)
+        timeline.utterances[utterance.id].outcomeSequence = nextSequence()
         let startedAt = now
         let timer = scheduler.schedule(at: startedAt + timing.duration) { [unowned self] in
             finished(utterance, startedAt: startedAt)
@@ -96,7 +102,7 @@ extension Simulation {
         guard case .arm(let deadline, _, let generation) = action else { return }
         hintTimer = scheduler.schedule(at: deadline) { [unowned self] in
             hintTimer = nil
-            if case .speak(let text, let id) = hint.fired(generation: generation) {
+            if case .speak(let text, let id) = hint.fired(generation: generation), id == focusedID {
                 speak(text, kind: .hint, request: .hint, elementID: id, cause: "hint of \(id)")
             }
         }
@@ -123,20 +129,16 @@ extension Simulation {
         poll = nil
     }
 
+    /// V10: a changed element is requested as a poll; the rule table drops it when the channel is busy (the
+    /// tick is skipped, recorded as dropped). Only a poll that starts counts as heard, so the next tick speaks
+    /// the latest text and nothing stale ever waits.
     private func pollTick(_ id: String) {
-        guard var current = poll, current.elementID == id, let element = screen.element(id) else { return }
-        let busy = channel.current != nil
-        let action = current.machine.tick(label: element.label, value: element.value, channelBusy: busy)
-        poll = current
-        switch action {
-        case .speak(let text):
-            speak(text, kind: .poll, request: .poll, elementID: id, cause: "poll of \(id)")
-        case .skipBusy:
-            // The tick is skipped; it is recorded as a dropped poll so nothing silently disappears.
-            let latest = element.value.isEmpty ? element.label : element.value
-            speak(latest, kind: .poll, request: .poll, elementID: id, cause: "poll of \(id)")
-        case .unchanged:
-            break
+        guard let current = poll, current.elementID == id, let element = screen.element(id),
+            let text = current.machine.changedText(label: element.label, value: element.value)
+        else { return }
+        let utterance = speak(text, kind: .poll, request: .poll, elementID: id, cause: "poll of \(id)")
+        if case .speaking = timeline.utterances[utterance].outcome {
+            poll?.machine.heard(label: element.label, value: element.value)
         }
     }
 

@@ -47,7 +47,14 @@ public final class Simulation {
     var scanTimer: TimerID?
     var scanHighlightID: String?
     var failure: (any Error)?
-    var refocusPending = false
+    /// The one counter that orders everything happening at one instant (see `Timeline`).
+    var sequence = 0
+    /// How deep inside `run(_:origin:iteration:)` the app is: tree changes made in one batch land together.
+    var batchDepth = 0
+    /// Focus position before the batch's first tree change, when one changed.
+    var batchFocusIndex: Int??
+    /// App speech posted during a batch, requested once the batch's tree changes have settled focus.
+    var batchSpeech: [() -> Void] = []
 
     /// Creates a simulation of `screens` (the first is shown at the start).
     public init(
@@ -64,7 +71,13 @@ public final class Simulation {
         for reaction in reactions { self.reactions[reaction.trigger, default: []].append(reaction.actions) }
         timeline.sampleRate = speech.sampleRate
         timeline.profileName = profile.name
-        timeline.screens.append((.zero, screen))
+        timeline.screens.append((.zero, 0, screen))
+    }
+
+    /// The next number in the run's one order of happenings.
+    func nextSequence() -> Int {
+        sequence += 1
+        return sequence
     }
 
     /// The current instant.
@@ -110,7 +123,6 @@ public final class Simulation {
         if let scanTimer { scheduler.cancel(scanTimer) }
         if let hintTimer { scheduler.cancel(hintTimer) }
         timeline.end = instant
-        timeline.events.sort { $0.at < $1.at }
     }
 
     /// Performs a user action now.
@@ -139,18 +151,34 @@ public final class Simulation {
             guard let id = focusedID, let element = screen.element(id), element.traits.isTextEntry else { return }
             updateScreen(id) { $0.value.append(character) }
             echoTyping(character, into: id)
-            let reactionsNow = reactions[.typed(in: id)] ?? []
-            for actions in reactionsNow {
-                scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in
-                    run(actions, origin: now)
-                }
-            }
+            react(to: .typed(in: id))
         }
     }
 
-    /// Runs app actions now (`post` in the headless API).
+    /// Runs app actions now (`post` in the headless API), as one UI update.
+    ///
+    /// [SET] Tree changes made in one batch land together, as one SwiftUI/UIKit update does; if they took the
+    /// focused element away, VoiceOver settles focus first, and only then do the batch's announcements reach
+    /// the speech channel (so an announcement posted with the update is heard, by V1, over the re-read).
     public func run(_ actions: [AppAction], origin: Instant, iteration: Int = 1) {
+        batchDepth += 1
         for action in actions { run(action, origin: origin, iteration: iteration) }
+        batchDepth -= 1
+        guard batchDepth == 0 else { return }
+        if let index = batchFocusIndex {
+            batchFocusIndex = nil
+            refocusIfLost(previousIndex: index)
+        }
+        let speech = batchSpeech
+        batchSpeech = []
+        for request in speech { request() }
+    }
+
+    /// Runs the app's reactions to `trigger` after the app's reaction delay (the next run-loop turn).
+    func react(to trigger: AppTrigger) {
+        for actions in reactions[trigger] ?? [] {
+            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now) }
+        }
     }
 
     // MARK: Focus
@@ -165,9 +193,10 @@ public final class Simulation {
         disarmHint()
         guard let element = screen.element(id) else { return }
         let text = spokenText ?? phrase(element, in: order)
-        speak(text, kind: kind, request: request, elementID: id, cause: cause)
+        // A screenChanged string is spoken instead of the element: it is not a read of it (no hint follows).
+        speak(text, kind: kind, request: request, elementID: spokenText == nil ? id : nil, cause: cause)
         if element.traits.contains(.updatesFrequently) { startPolling(element) }
-        for actions in reactions[.focused(id)] ?? [] { run(actions, origin: now) }
+        react(to: .focused(id))
     }
 
     func phrase(_ element: AccessibilityElement, in order: [AccessibilityElement]) -> String {
@@ -183,9 +212,7 @@ public final class Simulation {
             updateScreen(id) { $0.switchState = flipped }
             speak(flipped.rawValue, kind: .valueEcho, request: .valueEcho, elementID: id, cause: "activate \(id)")
         }
-        for actions in reactions[.activated(id)] ?? [] {
-            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now) }
-        }
+        react(to: .activated(id))
     }
 
     /// [SET] When the focused element disappears, VoiceOver lands on the element now at the same place in the
@@ -196,9 +223,7 @@ public final class Simulation {
         record(.focusLost(elementID: id))
         let order = screen.navigationOrder
         guard !order.isEmpty else {
-            focusedID = nil
-            stopPolling()
-            record(.focus(from: id, to: nil, index: nil, cause: "focused element disappeared"))
+            loseFocus(cause: "focused element disappeared")
             return
         }
         let index = min(previousIndex ?? 0, order.count - 1)
@@ -232,13 +257,21 @@ public final class Simulation {
     func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
         let index = focusedID.flatMap { focused in screen.navigationOrder.firstIndex { $0.id == focused } }
         guard screen.update(id, change) else { return }
-        timeline.screens.append((now, screen))
-        guard !refocusPending else { return }
-        refocusPending = true
-        scheduler.schedule(at: now) { [unowned self] in
-            refocusPending = false
+        timeline.screens.append((now, nextSequence(), screen))
+        if batchDepth > 0 {
+            if batchFocusIndex == nil { batchFocusIndex = .some(index) }
+        } else {
             refocusIfLost(previousIndex: index)
         }
+    }
+
+    /// Focus goes nowhere: nothing focusable is left. Polling and a pending hint stop with it.
+    func loseFocus(cause: String) {
+        let previous = focusedID
+        focusedID = nil
+        stopPolling()
+        disarmHint()
+        if previous != nil { record(.focus(from: previous, to: nil, index: nil, cause: cause)) }
     }
 
     func templateContext(origin: Instant, iteration: Int) -> TemplateContext {
@@ -248,7 +281,7 @@ public final class Simulation {
     }
 
     func record(_ kind: TimelineEventKind) {
-        let event = TimelineEvent(at: now, kind: kind)
+        let event = TimelineEvent(at: now, kind: kind, sequence: nextSequence())
         timeline.events.append(event)
         onSignal?(.event(event))
     }

@@ -14,7 +14,7 @@ public enum ChannelEffect: Hashable, Sendable {
 /// 1. A request arrives with the channel's state; the profile's one decision function picks a rule.
 /// 2. The rule's queue effect runs first: a focus move or screen change drops everything queued.
 /// 3. The rule's reaction runs: speak now, cut the current utterance and speak, append to the queue, wait
-///    first in line behind the current utterance, or drop the request.
+///    behind the current utterance ahead of appended ones (in arrival order), or drop the request.
 /// 4. When the driver reports that the current utterance ended, the first queued one starts.
 /// 5. The driver performs each effect (records outcomes, schedules the end from the synthesizer's duration,
 ///    cancels a pending hint, sends `announcementDidFinish`). The channel never reads a clock.
@@ -23,6 +23,9 @@ public struct SpeechChannel: Sendable {
     public private(set) var current: Utterance?
     /// Utterances waiting, first to start first.
     public private(set) var queue: [Utterance] = []
+    /// How many utterances at the front of the queue wait "next" (behind the current one, ahead of appended
+    /// ones), in the order they arrived — NVDA's NEXT queue before its NORMAL one.
+    private var nextCount = 0
 
     /// Creates an idle channel.
     public init() {}
@@ -42,6 +45,7 @@ public struct SpeechChannel: Sendable {
         if decision.queue == .clear {
             effects += queue.map { .drop($0, reason: decision.clearReason, by: utterance.id) }
             queue.removeAll()
+            nextCount = 0
         }
         switch decision.reaction {
         case .speak:
@@ -49,7 +53,7 @@ public struct SpeechChannel: Sendable {
                 current = utterance
                 effects.append(.start(utterance))
             } else {
-                queue.insert(utterance, at: 0)
+                waitNext(utterance)
             }
         case .interrupt:
             if let current {
@@ -60,20 +64,38 @@ public struct SpeechChannel: Sendable {
         case .enqueue:
             queue.append(utterance)
         case .afterCurrent:
-            queue.insert(utterance, at: 0)
+            waitNext(utterance)
         case .drop(let reason):
             effects.append(.drop(utterance, reason: reason, by: current?.id))
         }
         return (decision, effects)
     }
 
+    private mutating func waitNext(_ utterance: Utterance) {
+        queue.insert(utterance, at: nextCount)
+        nextCount += 1
+    }
+
     /// The current utterance ended on its own: start the next queued one.
     public mutating func currentFinished() -> [ChannelEffect] {
         current = nil
         guard !queue.isEmpty else { return [] }
+        nextCount = max(0, nextCount - 1)
         let next = queue.removeFirst()
         current = next
         return [.start(next)]
+    }
+
+    /// V5 with nothing to read: cuts the current utterance unless it is uninterruptible, and drops the queue.
+    public mutating func flush(cause: String, reason: DropReason) -> [ChannelEffect] {
+        var effects = queue.map { ChannelEffect.drop($0, reason: reason, by: nil) }
+        queue.removeAll()
+        nextCount = 0
+        if let current, !current.isUninterruptible {
+            effects.insert(.cut(current, by: Interruption(utterance: nil, description: cause)), at: 0)
+            self.current = nil
+        }
+        return effects
     }
 
     /// Stops everything (end of scenario, Ctrl-C): cuts the current utterance and drops the queue.
@@ -83,6 +105,7 @@ public struct SpeechChannel: Sendable {
         effects += queue.map { .drop($0, reason: reason, by: nil) }
         current = nil
         queue.removeAll()
+        nextCount = 0
         return effects
     }
 }

@@ -77,16 +77,28 @@ public final class SpeechLibrary: @unchecked Sendable {
     }
 
     private func synthesizeAndStore(_ key: Key, frameLimit: Int?) throws -> SynthesizedSpeech {
-        let speech = try synthesizer.synthesize(key.text, voice: key.voice, frameLimit: frameLimit)
-        lock.withLock {
+        var speech = try synthesizer.synthesize(key.text, voice: key.voice, frameLimit: frameLimit)
+        return lock.withLock {
             counters.synthesisCalls += 1
             counters.synthesizedFrames += speech.frameCount
-            guard !speech.stoppedEarly else { return }
-            timings[key] = SpeechTiming(
-                text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+            guard !speech.stoppedEarly else { return speech }
+            if let known = timings[key] {
+                // Synthesized again after its audio was evicted: espeak-ng's length can differ by a few
+                // milliseconds from one call to the next, and the timeline already used the first length.
+                // The audio is fitted to it, so a run never changes its mind about when speech ends.
+                if speech.samples.count > known.frameCount {
+                    speech.samples.removeLast(speech.samples.count - known.frameCount)
+                } else {
+                    speech.samples += [Int16](repeating: 0, count: known.frameCount - speech.samples.count)
+                }
+                speech.words = known.words
+            } else {
+                timings[key] = SpeechTiming(
+                    text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+            }
             storeAudio(speech, for: key)
+            return speech
         }
-        return speech
     }
 
     private func storeAudio(_ speech: SynthesizedSpeech, for key: Key) {

@@ -133,7 +133,9 @@ public enum VoiceOverPolicy {
             return SpeechDecision(
                 rule: rule.name, reaction: rule.whenIdle, queue: rule.queue, clearReason: rule.clearReason)
         case .speaking(let kind, let interruptible):
-            let isAnnouncement = [.announcementDefault, .announcementHigh].contains(request)
+            // V13 covers what V1 covers: announcements and the V8 strings that behave as V1.
+            let isAnnouncement = [.announcementDefault, .announcementHigh, .layoutChangeString, .pageScrolled]
+                .contains(request)
             let readsElement: Set<UtteranceKind> = [.focusRead, .screenChange, .layoutChange]
             if interruptible, isAnnouncement, settings.focusReadPreemptsAnnouncements, readsElement.contains(kind) {
                 return SpeechDecision(

@@ -32,7 +32,8 @@ public struct SpeechTiming: Hashable, Sendable {
     /// The word a cut lands in is the last word starting at or before the cut (ENGINE-NOTES); it is "fully heard"
     /// only if the next word had started too. The heard text runs to the end of the word the cut landed in.
     public func cut(afterFrames heardFrames: Int) -> CutPoint {
-        let reached = words.lastIndex { $0.frame <= heardFrames }
+        // Nothing is heard of a word cut at its very first frame (a cut after 0 frames hears nothing at all).
+        let reached = heardFrames == 0 ? nil : words.lastIndex { $0.frame < heardFrames }
         guard let reached else {
             return CutPoint(heardFrames: heardFrames, heardText: "", lastFullWord: nil, cutWord: nil,
                             lostWords: words.indices.map(word))

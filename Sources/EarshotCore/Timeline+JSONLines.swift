@@ -2,17 +2,18 @@ extension Timeline {
     /// The timeline as JSON Lines for tools: one object per utterance, then one per event, each with a `type`,
     /// in time order. Keys are sorted so the same run always gives the same bytes.
     public func jsonLines() -> String {
-        var rows: [(at: Int64, order: Int, object: JSONObject)] = []
+        // In the run's one order (see `Timeline`): utterances where they were requested, events where they happened.
+        var rows: [(at: Instant, sequence: Int, object: JSONObject)] = []
         rows.reserveCapacity(utterances.count + events.count)
         for record in utterances {
-            rows.append((record.utterance.requestedAt.nanoseconds, rows.count, Self.jsonObject(record)))
+            rows.append((record.utterance.requestedAt, record.requestSequence, Self.jsonObject(record)))
         }
         for event in events {
             var object = Self.jsonObject(event.kind)
             object["at_ms"] = .int(event.at.milliseconds)
-            rows.append((event.at.nanoseconds, rows.count, object))
+            rows.append((event.at, event.sequence, object))
         }
-        rows.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        rows.sort { ($0.at, $0.sequence) < ($1.at, $1.sequence) }
         var output = ""
         output.reserveCapacity(rows.count * 160)
         for row in rows {

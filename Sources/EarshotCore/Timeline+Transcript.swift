@@ -8,35 +8,34 @@ extension Timeline {
     ///   0.510s  announcement  Results updated  (0.510s–1.318s)
     /// ```
     public func transcript(includeDropped: Bool = true) -> String {
-        // Lines sort by (key, insertion); `shown` is the time printed. A cut line sorts right after the line of
-        // the utterance it cut, and shows the cut instant.
-        var lines: [(at: Instant, order: Int, shown: Instant, text: String)] = []
-        var order = 0
-        func add(_ at: Instant, _ text: String, shown: Instant? = nil) {
-            lines.append((at, order, shown ?? at, text))
-            order += 1
+        // Lines sort in the run's one order (instant, sequence); `shown` is the time printed. A cut line sorts
+        // right after the line of the utterance it cut, and shows the cut instant.
+        var lines: [(at: Instant, sequence: Int, order: Int, shown: Instant, text: String)] = []
+        func add(_ at: Instant, _ sequence: Int, _ text: String, shown: Instant? = nil) {
+            lines.append((at, sequence, lines.count, shown ?? at, text))
         }
         for event in events {
-            if let text = Self.describe(event.kind) { add(event.at, text) }
+            if let text = Self.describe(event.kind) { add(event.at, event.sequence, text) }
         }
         for record in utterances {
             let label = Self.label(record.utterance.kind).padding(toLength: 13, withPad: " ", startingAt: 0)
             switch record.outcome {
             case .spoken(let start, let end):
-                add(start, "\(label) \(record.utterance.text)  (\(start)–\(end))")
+                add(start, record.outcomeSequence, "\(label) \(record.utterance.text)  (\(start)–\(end))")
             case .interrupted(let start, let cut, let by):
                 let heard = record.cutPoint?.heardText ?? ""
-                add(start, "\(label) \(heard)—  (\(start)–\(cut))")
-                add(start, "\(String(repeating: " ", count: 13)) ✂ by \(by.description)", shown: cut)
+                add(start, record.outcomeSequence, "\(label) \(heard)—  (\(start)–\(cut))")
+                add(start, record.outcomeSequence, "\(String(repeating: " ", count: 13)) ✂ by \(by.description)",
+                    shown: cut)
             case .dropped(let at, let reason, _) where includeDropped:
-                add(at, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
+                add(at, record.outcomeSequence, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
             case .speaking(let start):
-                add(start, "\(label) \(record.utterance.text)  (\(start)–…)")
+                add(start, record.outcomeSequence, "\(label) \(record.utterance.text)  (\(start)–…)")
             case .pending, .dropped:
                 break
             }
         }
-        lines.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        lines.sort { ($0.at, $0.sequence, $0.order) < ($1.at, $1.sequence, $1.order) }
         return lines.map { line in
             let stamp = line.shown.description
             return String(repeating: " ", count: max(0, 8 - stamp.count)) + stamp + "  " + line.text

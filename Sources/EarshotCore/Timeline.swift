@@ -12,6 +12,10 @@ public struct UtteranceRecord: Hashable, Sendable {
     public var timing: SpeechTiming?
     /// Where it was cut, when it was.
     public var cutPoint: CutPoint?
+    /// Its place in the run's one order of happenings (see `Timeline`), when it was requested.
+    public var requestSequence: Int = 0
+    /// Its place in that order when it started, resolved or was dropped.
+    public var outcomeSequence: Int = 0
 
     /// Creates a record.
     public init(utterance: Utterance, voice: VoiceProfile, rule: String, outcome: Outcome = .pending) {
@@ -101,22 +105,29 @@ public struct TimelineEvent: Hashable, Sendable {
     public var at: Instant
     /// What happened.
     public var kind: TimelineEventKind
+    /// Its place in the run's one order of happenings (see `Timeline`).
+    public var sequence: Int
 
     /// Creates an event.
-    public init(at: Instant, kind: TimelineEventKind) {
+    public init(at: Instant, kind: TimelineEventKind, sequence: Int = 0) {
         self.at = at
         self.kind = kind
+        self.sequence = sequence
     }
 }
 
 /// Everything that happened in a run: utterances with outcomes, non-speech events and the screen over time.
+///
+/// Several things often happen at one instant (a keystroke, its echo, the app's reaction). Every request,
+/// outcome, event and screen change carries a sequence number from one counter, so (instant, sequence) is the
+/// one order in which they happened: the transcript, JSON Lines and checks all use it.
 public struct Timeline: Sendable {
     /// Utterances in the order they were requested.
     public var utterances: [UtteranceRecord] = []
     /// Non-speech events in time order.
     public var events: [TimelineEvent] = []
     /// The screen after each change, from the start.
-    public var screens: [(at: Instant, screen: Screen)] = []
+    public var screens: [(at: Instant, sequence: Int, screen: Screen)] = []
     /// When the run ended.
     public var end: Instant = .zero
     /// The audio rate of all speech.
@@ -133,15 +144,26 @@ public struct Timeline: Sendable {
             ? utterances[id] : utterances.first { $0.utterance.id == id }
     }
 
-    /// The screen as it was at `instant`.
-    public func screen(at instant: Instant) -> Screen? {
+    /// The screen as it was at `instant`, after everything that happened then (or, with `sequence`, only
+    /// after what happened before that point of the order).
+    public func screen(at instant: Instant, before sequence: Int = .max) -> Screen? {
         var low = 0
         var high = screens.count
         while low < high {
             let mid = (low + high) / 2
-            if screens[mid].at <= instant { low = mid + 1 } else { high = mid }
+            if (screens[mid].at, screens[mid].sequence) < (instant, sequence) { low = mid + 1 } else { high = mid }
         }
         return low > 0 ? screens[low - 1].screen : nil
+    }
+
+    /// True for a poll that spoke something other than its element's text when it started: a value heard
+    /// after it had already changed (`stale-poll-backlog`).
+    public func isStalePoll(_ record: UtteranceRecord) -> Bool {
+        guard record.utterance.kind == .poll, let start = record.start, let id = record.utterance.elementID,
+            let element = screen(at: start, before: record.outcomeSequence)?.element(id)
+        else { return false }
+        let text = record.utterance.text
+        return text != element.value && text != element.label && (element.value.isEmpty || !text.contains(element.value))
     }
 
     /// Utterances that produced sound, in start order.

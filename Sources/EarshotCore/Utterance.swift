@@ -83,6 +83,12 @@ public struct Utterance: Hashable, Sendable {
     /// True for app announcements, the only utterances that get `announcementDidFinish`.
     public var isAppAnnouncement: Bool { kind == .announcement }
 
+    /// True for everything the app makes VoiceOver say without a focus move: announcements and the strings of
+    /// `layoutChanged` and `pageScrolled` (V8, "as V1"). Checks and findings about announcing count these.
+    public var isAppSpeech: Bool {
+        kind == .announcement || kind == .pageScrolled || (kind == .layoutChange && elementID == nil)
+    }
+
     /// True when nothing may cut it once it started: a `.high` announcement (V3).
     public var isUninterruptible: Bool { kind == .announcement && priority == .high }
 

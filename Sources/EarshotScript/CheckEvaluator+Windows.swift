@@ -56,7 +56,7 @@ extension CheckEvaluator {
         case .after(let start):
             return [start...max(start, end)]
         case .before(let stop):
-            return [Instant.zero...stop]
+            return [Instant.zero...max(.zero, stop - TimeSpan(nanoseconds: 1))]
         case .whileLoading(let name):
             let starts = notes("load \(name) started")
             let ends = notes("load \(name) finished")
@@ -78,9 +78,13 @@ extension CheckEvaluator {
             return [Instant.zero...first]
         case .afterAnnouncement(let pattern):
             let first = timeline.utterances.first { record in
-                record.utterance.kind == .announcement && matches(record.utterance.text, .matching(pattern))
+                record.utterance.isAppSpeech && matches(record.utterance.text, .matching(pattern))
             }
-            return first.map { [$0.utterance.requestedAt...end] } ?? []
+            // From when the announcement finished (or was cut): what comes after it, once it has been heard.
+            return first.map { record in
+                let from = record.stop ?? record.utterance.requestedAt
+                return [from...max(from, end)]
+            } ?? []
         }
     }
 

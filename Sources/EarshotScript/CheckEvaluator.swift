@@ -53,7 +53,7 @@ public struct CheckEvaluator {
         ]
         switch subject {
         case .announcement:
-            return timeline.utterances.filter { $0.utterance.kind == .announcement }.map { record in
+            return timeline.utterances.filter(\.utterance.isAppSpeech).map { record in
                 Item(at: record.utterance.requestedAt, text: record.utterance.text, elementID: nil, detail: describe(record))
             }
         case .speech:
@@ -62,7 +62,7 @@ public struct CheckEvaluator {
             let kinds = heardKinds[subject] ?? []
             return timeline.heardUtterances.filter { kinds.contains($0.utterance.kind) }.map(heardItem)
         case .stalePollRead:
-            return timeline.heardUtterances.filter { $0.utterance.kind == .poll && isStale($0) }.map(heardItem)
+            return timeline.heardUtterances.filter { timeline.isStalePoll($0) }.map(heardItem)
         case .cut:
             return timeline.utterances.compactMap { record in
                 guard case .interrupted(_, let cut, _) = record.outcome else { return nil }
@@ -96,14 +96,6 @@ public struct CheckEvaluator {
     func heardItem(_ record: UtteranceRecord) -> Item {
         Item(at: record.start ?? record.utterance.requestedAt, text: record.utterance.text,
              elementID: record.utterance.elementID, detail: describe(record))
-    }
-
-    func isStale(_ record: UtteranceRecord) -> Bool {
-        guard let start = record.start, let id = record.utterance.elementID,
-            let element = timeline.screen(at: start)?.element(id)
-        else { return false }
-        return record.utterance.text != element.value && record.utterance.text != element.label
-            && !(element.value.isEmpty ? false : record.utterance.text.contains(element.value))
     }
 
     func evaluateCount(_ count: ScenarioCount) -> (Bool, [String]) {
@@ -153,9 +145,13 @@ public struct CheckEvaluator {
         let reads = timeline.heardUtterances.filter { record in
             record.utterance.elementID == id && [.focusRead, .screenChange, .layoutChange].contains(record.utterance.kind)
         }
-        guard !reads.isEmpty else { return (false, ["\(id) was never read on focus"]) }
-        let passed = reads.allSatisfy { matches($0.utterance.text, match) }
-        return (passed, reads.map(describe))
+        // The last time focus landed there, and it must have been heard to the end: a read cut off by an
+        // announcement did not tell the user anything.
+        guard let last = reads.last else { return (false, ["\(id) was never read on focus"]) }
+        let passed = last.wasSpoken && matches(last.utterance.text, match)
+        var evidence = reads.map(describe)
+        if !last.wasSpoken { evidence.append("the last read of \(id) was not heard to the end") }
+        return (passed, evidence)
     }
 
     func heardEvery(_ match: ScenarioTextMatch, _ interval: TimeSpan, _ window: ScenarioWindow?) -> (Bool, [String]) {
@@ -164,15 +160,17 @@ public struct CheckEvaluator {
         var evidence: [String] = []
         var passed = true
         for range in windows {
+            // From the window's very start, no silence between reads of a matching text may be longer than the
+            // interval; a read cut short still sounded until its cut.
             let heard = timeline.heardUtterances.filter { record in
-                guard let start = record.start else { return false }
+                guard let start = record.start, record.heardFrames > 0 else { return false }
                 return range.contains(start) && matches(record.utterance.text, match)
             }
             var quietFrom = range.lowerBound
             for record in heard {
                 guard let start = record.start else { continue }
                 let gap = start - quietFrom
-                if gap > interval + tolerance && quietFrom != range.lowerBound {
+                if gap > interval + tolerance {
                     passed = false
                     evidence.append("silent \(gap) from \(quietFrom) to \(start)")
                 }
@@ -195,11 +193,12 @@ public struct CheckEvaluator {
         let before = focusEvents.last { $0.at < finished }
         let after = focusEvents.filter { $0.at >= finished && $0.at <= finished + .seconds(1) && !$0.byUser }
         var evidence = ["load \(load) finished at \(finished); focus was on \(before?.to ?? "nothing") (position \(before?.index.map(String.init) ?? "-"))"]
-        var passed = true
+        var passed = element == nil || before?.to == element
+        if let element, before?.to != element { evidence.append("focus was not on \(element) when the load finished") }
         for move in after {
             evidence.append("focus → \(move.to ?? "nothing") (position \(move.index.map(String.init) ?? "-")) at \(move.at) by \(move.cause)")
             if let element {
-                if move.to != element { passed = false }
+                if move.to != element || before?.to != element { passed = false }
             } else if move.index != before?.index {
                 passed = false
             }

@@ -95,7 +95,7 @@ import Testing
     @Test func stalePollBacklogFiresOnlyForAPollReadAfterItsValueChanged() {
         var timeline = Timeline()
         let watch = AccessibilityElement(id: "watch", label: "Stopwatch", value: "3", traits: .updatesFrequently)
-        timeline.screens = [(.zero, Screen(name: "s", elements: [watch]))]
+        timeline.screens = [(.zero, 0, Screen(name: "s", elements: [watch]))]
         let poll = Utterance(id: 0, text: "1", kind: .poll, elementID: "watch", cause: "poll", requestedAt: .seconds(1))
         timeline.utterances = [UtteranceRecord(utterance: poll, voice: .standard, rule: "V10",
                                                outcome: .spoken(start: .seconds(1), end: .seconds(2)))]

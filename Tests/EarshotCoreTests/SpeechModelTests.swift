@@ -219,4 +219,50 @@ import Testing
         let lastFocus = bench.simulation.timeline.events.last { if case .focus = $0.kind { true } else { false } }
         if case .focus(_, _, let index, _)? = lastFocus?.kind { #expect(index == 0) }
     }
+
+    @Test func v3EverythingWaitingBehindAHighAnnouncementKeepsItsArrivalOrder() throws {
+        let bench = Bench()
+        bench.post(.say("Payment failed", .high))
+        try bench.advance(ms: 100)
+        bench.post(.say("First"), .say("Second"), .say("Later", .low), .say("Third"))
+        try bench.advance(ms: 10_000)
+        let order = bench.records.filter(\.wasSpoken).sorted { ($0.start ?? .zero) < ($1.start ?? .zero) }
+        #expect(order.map(\.utterance.text) == ["Payment failed", "First", "Second", "Third", "Later"])
+    }
+
+    @Test func v12NoHintOnceFocusHasNowhereToGo() throws {
+        let lone = [AccessibilityElement(id: "buy", label: "Buy", traits: .button, hint: "Double tap to buy")]
+        let bench = Bench(elements: lone)
+        bench.user(.focus("buy"))
+        let readEnd = try #require(bench.records.first?.timing?.duration)
+        try bench.simulation.advance(to: Instant.zero + readEnd + .milliseconds(100))
+        bench.post(.setHidden("buy", true))
+        try bench.advance(ms: 3000)
+        #expect(bench.simulation.focusedID == nil)
+        #expect(bench.record("Double tap to buy") == nil)
+    }
+
+    @Test func v5ScreenChangedToAnEmptyScreenStillFlushesSpeech() throws {
+        let empty = Screen(name: "empty", elements: [AccessibilityElement(id: "spinner", isHidden: true)])
+        let bench = Bench(extraScreens: [empty])
+        bench.post(.say("Something long being said"), .say("queued", .low))
+        try bench.advance(ms: 200)
+        bench.post(.showScreen("empty"))
+        try bench.advance(ms: 5000)
+        #expect(try #require(bench.record("Something long being said")).wasInterrupted)
+        #expect(!(try #require(bench.record("queued")).wasSpoken))
+    }
+
+    @Test func anAnnouncementPostedWithTheUpdateThatRemovesTheFocusedElementIsHeard() throws {
+        let banner = AccessibilityElement(
+            id: "banner", container: .contain,
+            children: [AccessibilityElement(id: "undo", label: "Undo", traits: .button)])
+        let bench = Bench(elements: [banner, AccessibilityElement(id: "attach", label: "Attach photo", traits: .button)])
+        bench.user(.focus("undo"))
+        try bench.advance(ms: 3000)
+        bench.post(.setHidden("banner", true), .say("Message restored"))
+        try bench.advance(ms: 5000)
+        #expect(bench.simulation.focusedID == "attach")
+        #expect(try #require(bench.record("Message restored")).wasSpoken)
+    }
 }

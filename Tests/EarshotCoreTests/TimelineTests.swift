@@ -55,6 +55,10 @@ import Testing
         #expect(point.lastFullWord == "a")
         #expect(point.cutWord == "product")
         #expect(point.lostWords == ["product", "card"])
+        let nothing = timing.cut(afterFrames: 0)
+        #expect(nothing.heardText == "")
+        #expect(nothing.cutWord == nil)
+        #expect(nothing.lostWords.count == 4)
     }
 }
 

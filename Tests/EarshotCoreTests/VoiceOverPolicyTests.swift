@@ -54,7 +54,8 @@ import Testing
         var settings = VoiceOverSettings()
         settings.focusReadPreemptsAnnouncements = true
         let decision = VoiceOverPolicy.decide(request, channel: Self.channel(state), settings: settings)
-        let preempted = state == .focusRead && [.announcementDefault, .announcementHigh].contains(request)
+        let preempted = state == .focusRead
+            && [.announcementDefault, .announcementHigh, .layoutChangeString, .pageScrolled].contains(request)
         #expect((decision.reaction == .drop(.focusReadPreempted)) == preempted)
         #expect((decision.rule == "V13") == preempted)
     }
@@ -141,19 +142,20 @@ import Testing
         #expect(runs == [.milliseconds(600), .milliseconds(1200)])
     }
 
-    @Test func pollerSkipsWhileBusyAndThenSpeaksOnlyTheLatestValue() {
+    @Test func pollerSpeaksOnlyWhatChangedSinceItWasLastHeard() {
         var poller = Poller(label: "Stopwatch", value: "00:00:01")
-        #expect(poller.tick(label: "Stopwatch", value: "00:00:01", channelBusy: false) == .unchanged)
-        #expect(poller.tick(label: "Stopwatch", value: "00:00:02", channelBusy: true) == .skipBusy)
-        #expect(poller.tick(label: "Stopwatch", value: "00:00:03", channelBusy: true) == .skipBusy)
-        #expect(poller.tick(label: "Stopwatch", value: "00:00:04", channelBusy: false) == .speak("00:00:04"))
-        #expect(poller.tick(label: "Stopwatch", value: "00:00:04", channelBusy: false) == .unchanged)
+        #expect(poller.changedText(label: "Stopwatch", value: "00:00:01") == nil)
+        #expect(poller.changedText(label: "Stopwatch", value: "00:00:02") == "00:00:02")
+        // A skipped tick (busy channel) is not heard: the next tick still compares with the last heard value.
+        #expect(poller.changedText(label: "Stopwatch", value: "00:00:04") == "00:00:04")
+        poller.heard(label: "Stopwatch", value: "00:00:04")
+        #expect(poller.changedText(label: "Stopwatch", value: "00:00:04") == nil)
     }
 
     @Test func pollerReadsTheLabelWhenOnlyTheLabelChanged() {
-        var poller = Poller(label: "Uploading receipt", value: "60 percent")
-        #expect(poller.tick(label: "Upload paused", value: "60 percent", channelBusy: false) == .speak("Upload paused"))
-        #expect(poller.tick(label: "Uploading", value: "70 percent", channelBusy: false) == .speak("Uploading, 70 percent"))
+        let poller = Poller(label: "Uploading receipt", value: "60 percent")
+        #expect(poller.changedText(label: "Upload paused", value: "60 percent") == "Upload paused")
+        #expect(poller.changedText(label: "Uploading", value: "70 percent") == "Uploading, 70 percent")
     }
 
     @Test func hintTimerArmsOnlyWithAHintAndHintsOn() {
