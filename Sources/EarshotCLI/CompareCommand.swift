@@ -39,6 +39,8 @@ public struct CompareCommand: Command {
         guard let outputPath = arguments.value(RenderCommand.output.long) else {
             throw UsageError("missing -o <file.wav>: where to write the audio")
         }
+        let inputs = try ScenarioInputs.scriptPaths(arguments.arguments("scripts"), context: context)
+        try RenderOutputs.checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
         let rendered = try Self.render(arguments, outputPath: outputPath, context: context)
         context.print(RenderCommand.summary(rendered))
         try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)

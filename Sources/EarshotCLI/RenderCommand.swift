@@ -35,6 +35,8 @@ public struct RenderCommand: Command {
         guard let outputPath = arguments.value(Self.output.long) else {
             throw UsageError("missing -o <file.wav>: where to write the audio")
         }
+        let inputs = try ScenarioInputs.scriptPaths(arguments.arguments("script"), context: context)
+        try RenderOutputs.checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
         let rendered = try Self.render(arguments, outputPath: outputPath, context: context)
         context.print(Self.summary(rendered))
         try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)

@@ -144,14 +144,10 @@ public enum RenderOutputs {
             writer.cancel()
             throw error
         }
-        do {
-            try vtt.commit(syncingFolder: false)
-            try json.commit()
-        } catch {
-            unlink(wavPath)
-            unlink(vttPath)
-            throw error
-        }
+        // The paths were checked before any work (`checkOutputs`); a rename failing now is rare. What is already
+        // in place stays: removing it could only delete a file that was there before.
+        try vtt.commit(syncingFolder: false)
+        try json.commit()
         return RenderedAudio(
             wavPath: wavPath, vttPath: vttPath, jsonLinesPath: jsonPath, segments: segments, labels: labels,
             transcript: transcript, sampleRate: rate, frameCount: writer.frameCount)

@@ -25,9 +25,6 @@ public struct SamplesCommand: Command {
         ],
         examples: ["samples", "samples --check"])
 
-    /// The extensions of files `samples` owns in the samples folder (others are left alone).
-    public static let ownedExtensions: Set<String> = ["wav", "vtt", "jsonl", "html", "md"]
-
     /// The `earshot` words that render `script` as the sample `wav` (more outputs, such as a review page, are
     /// added here so they regenerate and are checked with the rest).
     public static func renderArguments(script: String, wav: String) -> [String] {
@@ -39,8 +36,11 @@ public struct SamplesCommand: Command {
             throw CommandFailure("no Scripts/ folder here or above; give --scripts")
         }
         let root = URL(fileURLWithPath: scripts).standardizedFileURL.path
-        let samples = arguments.value("output")
-            ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path
+        // Absolute, because each render runs in a child process from the folder that holds Scripts/.
+        let samples = URL(fileURLWithPath: arguments.value("output")
+            ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path)
+            .standardizedFileURL.path
+        try Self.checkOwnership(of: samples)
         let paths = try ScenarioInputs.scriptPaths([root], context: context)
         let documents = try ScenarioInputs.parse(paths)
         let manager = FileManager.default
@@ -63,6 +63,8 @@ public struct SamplesCommand: Command {
         }
         try AtomicFile.write(Self.index(paths: paths, documents: documents, root: root), to: target + "/README.md")
         produced.append("README.md")
+        try AtomicFile.write(produced.sorted().joined(separator: "\n") + "\n", to: target + "/" + Self.manifestName)
+        produced.append(Self.manifestName)
         if arguments.flag("check") {
             return try compare(produced: produced, rendered: target, samples: samples, context: context)
         }
@@ -92,7 +94,9 @@ public struct SamplesCommand: Command {
         let shown = script.hasPrefix(top.path + "/") ? String(script.dropFirst(top.path.count + 1)) : script
         process.currentDirectoryURL = top
         var words = Self.renderArguments(script: shown, wav: wav)
-        if let voices = arguments.value(VoiceOptions.voices.long) { words += ["--voices", voices] }
+        if let voices = arguments.value(VoiceOptions.voices.long) {
+            words += ["--voices", URL(fileURLWithPath: voices).standardizedFileURL.path]
+        }
         process.arguments = words
         var environment = context.environment
         environment["EARSHOT_NO_PROGRESS"] = "1"
@@ -138,13 +142,29 @@ public struct SamplesCommand: Command {
         return ExitCode.failure
     }
 
-    /// Files in `folder` (relative, recursive, not hidden) with an extension `samples` owns.
+    /// The list of files the last `earshot samples` wrote in its folder. Only those are ever replaced or
+    /// removed: a folder is never emptied of files the user put there.
+    static let manifestName = ".earshot-samples"
+
+    /// The files the previous run wrote (from its manifest) that still exist, relative to `folder`.
     static func ownedFiles(in folder: String) -> [String] {
-        let all = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
-        return all.filter { path in
-            !path.split(separator: "/").contains { $0.hasPrefix(".") }
-                && ownedExtensions.contains(URL(fileURLWithPath: path).pathExtension)
+        guard let manifest = try? String(contentsOfFile: folder + "/" + manifestName, encoding: .utf8) else { return [] }
+        return manifest.split(separator: "\n").map(String.init).filter { name in
+            !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
+                && FileManager.default.fileExists(atPath: folder + "/" + name)
         }.sorted()
+    }
+
+    /// Refuses to write into a folder that has files but no manifest: it is not a samples folder, and rendering
+    /// there could overwrite what the user keeps in it.
+    static func checkOwnership(of folder: String) throws {
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: folder), !entries.isEmpty else { return }
+        guard entries.contains(manifestName) else {
+            throw CommandFailure(
+                "\(folder) already holds files and was not written by `earshot samples` (no \(manifestName)); "
+                    + "choose an empty or new folder with -o")
+        }
     }
 
     /// `Samples/README.md`: what each sample is and what to listen for.

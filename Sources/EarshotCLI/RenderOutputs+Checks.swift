@@ -1,0 +1,47 @@
+import Foundation
+
+extension RenderOutputs {
+    /// Checks a render's outputs before any work, so a bad path fails at once and nothing the user has is at risk.
+    ///
+    /// The WAV must be named `….wav` and the page `….html`; the WAV, its `.vtt` and `.jsonl` companions, the page
+    /// and every input script must be different files; no output may be a folder; each output's folder must
+    /// exist.
+    ///
+    /// - Throws: `UsageError` (64) for a path that cannot be meant, `CommandFailure` (1) for a missing folder.
+    public static func checkOutputs(wav: String, html: String?, inputs: [String]) throws {
+        guard wav.lowercased().hasSuffix(".wav"), URL(fileURLWithPath: wav).lastPathComponent.count > 4 else {
+            throw UsageError("-o \(wav): the audio goes to a .wav file (its .vtt and .jsonl are written beside it)")
+        }
+        if let html, !(html.lowercased().hasSuffix(".html") || html.lowercased().hasSuffix(".htm")) {
+            throw UsageError("--html \(html): the review page goes to an .html file")
+        }
+        var outputs = [
+            ("-o", wav), ("transcript", companion(of: wav, extension: "vtt")),
+            ("timeline", companion(of: wav, extension: "jsonl")),
+        ]
+        if let html { outputs.append(("--html", html)) }
+        let manager = FileManager.default
+        var seen: [String: String] = [:]
+        for input in inputs { seen[canonical(input)] = "the script \(input)" }
+        for (role, path) in outputs {
+            let key = canonical(path)
+            if let other = seen[key] {
+                throw UsageError("\(role) \(path) would overwrite \(other); choose another output name")
+            }
+            seen[key] = "\(role) \(path)"
+            var isDirectory: ObjCBool = false
+            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw UsageError("\(path) is a folder; give a file inside it, such as \(path)/out.wav")
+            }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if !manager.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw CommandFailure("cannot write \(path): the folder \(folder) does not exist")
+            }
+        }
+    }
+
+    /// The path with symbolic links and `.`/`..` resolved, for telling whether two names are one file.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}
