@@ -23,6 +23,7 @@ start)
   mkdir -p "$dir"
   chmod 0700 "$dir"
   dir=$(cd "$dir" && pwd)
+  touch "$dir/.earshot-paced-audio"   # stop removes only folders carrying this mark
   export XDG_RUNTIME_DIR="$dir" HOME="$dir"
   export PULSE_CONFIG_PATH="$dir/config" PULSE_STATE_PATH="$dir/state"
   pulseaudio --daemonize=yes -n --exit-idle-time=-1 --disallow-exit --use-pid-file=yes \
@@ -41,13 +42,18 @@ start)
   echo "SINK=paced"
   ;;
 stop)
+  if [ ! -f "$dir/.earshot-paced-audio" ]; then
+    echo "$dir was not made by '$0 start'; not touching it" >&2
+    exit 1
+  fi
   if [ -f "$dir/pulse/pid" ]; then
     pid=$(cat "$dir/pulse/pid")
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
     kill -9 "$pid" 2>/dev/null || true
   fi
-  rm -rf "$dir"
+  rm -rf "$dir/pulse" "$dir/config" "$dir/state" "$dir/pulse.log" "$dir/.config" "$dir/.earshot-paced-audio"
+  rmdir "$dir" 2>/dev/null || true
   ;;
 record)
   file=${3:?record needs an output file}

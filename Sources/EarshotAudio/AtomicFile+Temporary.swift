@@ -86,6 +86,7 @@ extension AtomicFile {
             temporaryPath = template.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.map { String(cString: $0) } ?? ""
             }
+            PendingTemporaries.add(temporaryPath)
         }
 
         deinit { discard() }
@@ -141,6 +142,7 @@ extension AtomicFile {
                 throw AudioFileError.system(.rename, path: destination, code: -renamed)
             }
             isCommitted = true
+            PendingTemporaries.remove(temporaryPath)
             if syncingFolder { Self.syncFolder(Self.split(destination).folder) }
         }
 
@@ -152,6 +154,7 @@ extension AtomicFile {
             }
             if !isCommitted {
                 _ = unlink(temporaryPath)
+                PendingTemporaries.remove(temporaryPath)
                 isCommitted = true  // nothing left to remove
             }
         }

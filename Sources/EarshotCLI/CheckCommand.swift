@@ -152,20 +152,6 @@ public enum JUnitReport {
         return xml + "</testsuites>\n"
     }
 
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// XML text and attribute escaping: the review page's, which JUnit readers accept too.
+    static func escape(_ text: String) -> String { ReviewPage.escape(text) }
 }

@@ -26,4 +26,12 @@ public protocol Command: Sendable {
     /// - Throws: `UsageError` for a bad argument value, `CommandFailure` to pick a status, or any
     ///   error whose description is a sentence for the user.
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32
+
+    /// True for a command that handles Ctrl-C and SIGTERM itself (`listen`); others get `InterruptCleanup`.
+    var handlesInterrupts: Bool { get }
+}
+
+extension Command {
+    /// Commands leave interrupts to `InterruptCleanup` unless they say otherwise.
+    public var handlesInterrupts: Bool { false }
 }

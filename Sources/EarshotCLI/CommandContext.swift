@@ -17,6 +17,9 @@ public struct CommandContext: Sendable {
     public var environment: [String: String]
     /// The program name used in messages and usage lines.
     public var program: String
+    /// True for the real process (`standard`): commands may install signal handlers. In-process test contexts
+    /// leave the test runner's signals alone.
+    public var catchesInterrupts = false
 
     /// Creates a context.
     public init(
@@ -31,10 +34,12 @@ public struct CommandContext: Sendable {
 
     /// The process's stdout, stderr and environment.
     public static func standard(environment: [String: String]) -> CommandContext {
-        CommandContext(
+        var context = CommandContext(
             writeOutput: { writeAll($0, to: STDOUT_FILENO) },
             writeError: { writeAll($0, to: STDERR_FILENO) },
             environment: environment)
+        context.catchesInterrupts = true
+        return context
     }
 
     /// Writes every byte of `text` to a descriptor with `write(2)` (unbuffered, so stdout and stderr

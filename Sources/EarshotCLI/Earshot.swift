@@ -74,6 +74,7 @@ public enum Earshot {
                 context.writeOutput(signature.helpText(program: context.program))
                 return ExitCode.success
             }
+            if !command.handlesInterrupts, context.catchesInterrupts { InterruptCleanup.install() }
             return try command.run(parsed, context: context)
         } catch let error as UsageError {
             context.printError("\(context.program) \(signature.name): error: \(error.message)")
@@ -81,7 +82,7 @@ public enum Earshot {
             context.printError("See '\(context.program) \(signature.name) --help'.")
             return ExitCode.usage
         } catch let failure as CommandFailure {
-            context.printError("\(context.program): error: \(failure.message)")
+            context.printError(failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
             return failure.exitCode
         } catch {
             context.printError("\(context.program): error: \(error)")

@@ -47,6 +47,9 @@ public struct ListenCommand: Command {
             "listen --device pulse updates-frequently",
         ])
 
+    /// `listen` silences the device, restores the terminal and prints the transcript on Ctrl-C itself.
+    public var handlesInterrupts: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let scripts = arguments.arguments("script")
         let compare = arguments.value("compare")

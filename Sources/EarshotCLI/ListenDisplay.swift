@@ -84,25 +84,12 @@ final class ListenDisplay {
         statusShown = true
     }
 
+    /// The headless transcript's wording for an event (one source for both), leaving out what only clutters a
+    /// live view: finish callbacks and Switch Control highlights.
     static func describe(_ kind: TimelineEventKind) -> String? {
         switch kind {
-        case .user(let action):
-            switch action {
-            case .type(let character): return "⌨ type \"\(character)\""
-            case .swipeNext: return "👆 swipe next"
-            case .swipePrevious: return "👆 swipe previous"
-            case .focus(let id): return "👆 touch \(id)"
-            case .activate(let id): return "👆 activate" + (id.map { " \($0)" } ?? "")
-            }
-        case .app(let text): return "📱 \(text)"
-        case .focus(_, let to, _, _): return "◎ focus → \(to ?? "nothing")"
-        case .earcon(let name, _): return "♪ earcon \(name)"
-        case .sound(let name, _, let heard): return "♪ sound \(name)" + (heard ? "" : " (muted)")
-        case .media(let track, let heard): return "▶ media \(track.name)" + (heard ? "" : " (muted)")
-        case .caption(let text, _): return "⎘ caption \"\(text)\""
-        case .visibleText(let text): return "▤ shows \"\(text)\""
         case .announcementDidFinish, .scanHighlight: return nil
-        case .focusLost(let id): return "◎ focused \(id) disappeared"
+        default: return Timeline.describe(kind)
         }
     }
 }

@@ -26,7 +26,9 @@ public enum ScenarioInputs {
                 path = scripts + "/" + word
             }
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CommandFailure("\(word): no such file, folder or pattern", exitCode: ExitCode.scriptFailure)
+                let patterns = scriptsFolder().flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) } ?? []
+                let guess = Spelling.nearest(to: word, among: patterns, limit: 3).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError("\(word): no such file, folder or pattern\(guess)")
             }
             if isDirectory.boolValue {
                 let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
@@ -79,7 +81,7 @@ public enum ScenarioInputs {
             }
         }
         guard problems.isEmpty else {
-            throw CommandFailure(problems.joined(separator: "\n"), exitCode: ExitCode.scriptFailure)
+            throw CommandFailure.diagnostics(problems.joined(separator: "\n"))
         }
         return documents
     }
@@ -107,7 +109,9 @@ public enum ScenarioInputs {
                 try synthesizer.validate(profile)
                 return profile
             } catch {
-                throw CommandFailure("\(document.path): voice '\(name)': \(error)", exitCode: ExitCode.scriptFailure)
+                // A bad --voice is a bad command line (64); a bad `voice` line is the script's (2).
+                if override != nil { throw UsageError("--voice \(name): \(error)") }
+                throw CommandFailure("\(document.path): header line 'voice \(name)': \(error)", exitCode: ExitCode.scriptFailure)
             }
         }
     }

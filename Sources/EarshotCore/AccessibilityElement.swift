@@ -94,8 +94,9 @@ public struct AccessibilityElement: Hashable, Sendable {
     public var isFocusable: Bool {
         if container == .combine { return true }
         if container == .contain { return false }
-        return !label.isEmpty || !value.isEmpty || !traits.subtracting([.updatesFrequently]).isEmpty
-            || switchState != nil
+        // Something to say, or a control to operate: an empty `Text` is no element, an unlabeled button is one.
+        let controls: Traits = [.button, .backButton, .link, .searchField, .textField, .secureTextField, .adjustable, .tab]
+        return !label.isEmpty || !value.isEmpty || switchState != nil || !traits.isDisjoint(with: controls)
     }
 }
 

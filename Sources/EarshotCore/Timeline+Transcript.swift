@@ -58,7 +58,8 @@ extension Timeline {
         }
     }
 
-    static func describe(_ kind: TimelineEventKind) -> String? {
+    /// How the transcript words a non-speech event (`⌨ type "j"`, `◎ focus → cart (swipe next)`).
+    public static func describe(_ kind: TimelineEventKind) -> String? {
         switch kind {
         case .user(let action):
             switch action {

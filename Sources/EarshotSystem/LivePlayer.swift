@@ -47,6 +47,8 @@ public final class LivePlayer: @unchecked Sendable {
     private var measured = LiveMeasurements()
     private var idle = true
     private var thread: Thread?
+    /// Set once by the first `close()`: later commands and closes do nothing.
+    private var closing = false
     private let commandSignal = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -119,18 +121,30 @@ public final class LivePlayer: @unchecked Sendable {
 
     /// Stops the audio thread (silencing the device) and closes the device. Later commands do nothing.
     public func close() {
-        guard lock.withLock({ thread != nil }) else { return }
-        send(.shutdown)
+        // Only the first caller shuts down; commands sent after that are ignored.
+        let first = lock.withLock { () -> Bool in
+            guard thread != nil, !closing else { return false }
+            closing = true
+            commands.append(.shutdown)
+            idle = false
+            return true
+        }
+        guard first else { return }
+        device.wake()
+        commandSignal.signal()
         stopped.wait()
         lock.withLock { thread = nil }
         device.close()
     }
 
     private func send(_ command: Command) {
-        lock.withLock {
+        let accepted = lock.withLock { () -> Bool in
+            guard !closing else { return false }
             commands.append(command)
             idle = false
+            return true
         }
+        guard accepted else { return }
         device.wake()
         commandSignal.signal()
     }

@@ -31,6 +31,10 @@ public final class PCMDevice: @unchecked Sendable {
 
     private var handle: OpaquePointer?
     private let wakeDescriptor: Int32
+    /// Guards the wake-up descriptor against `wake()` from another thread racing `close()`: after close its
+    /// number may already belong to another file.
+    private let wakeLock = NSLock()
+    private var wakeOpen = true
 
     /// Opens `device` for playback at `sampleRate`, asking for the given period and buffer (latency).
     ///
@@ -103,7 +107,11 @@ public final class PCMDevice: @unchecked Sendable {
     }
 
     /// Ends a ``wait(timeoutMilliseconds:)`` in progress (or the next one) at once. Safe from any thread.
-    public func wake() { earshot_eventfd_signal(wakeDescriptor) }
+    public func wake() {
+        wakeLock.withLock {
+            if wakeOpen { earshot_eventfd_signal(wakeDescriptor) }
+        }
+    }
 
     /// Frames written but not yet heard (`snd_pcm_delay`); 0 after an underrun or when stopped.
     public func delay() throws(ALSAError) -> Int {
@@ -148,7 +156,10 @@ public final class PCMDevice: @unchecked Sendable {
     public func close() {
         if let handle {
             earshot_pcm_close(handle)
-            earshot_fd_close(wakeDescriptor)
+            wakeLock.withLock {
+                wakeOpen = false
+                earshot_fd_close(wakeDescriptor)
+            }
         }
         handle = nil
     }

@@ -111,7 +111,8 @@ public enum VoiceLibraryError: Error, Equatable, CustomStringConvertible {
         case .unknownProfile(let name, let suggestions, let known, let directory):
             var text = "no voice profile named '\(name)' in \(directory)"
             if let first = suggestions.first { text += "; did you mean '\(first)'?" }
-            return text + " Known voices: \(known.joined(separator: ", "))"
+            guard !known.isEmpty else { return text + " (the folder has no .voice files)" }
+            return text + "; known voices: \(known.joined(separator: ", "))"
         }
     }
 }

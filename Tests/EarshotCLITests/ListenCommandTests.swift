@@ -61,8 +61,7 @@ import Testing
             EarshotBinary.path ?? "", ["listen", "--device", "null", "--interactive", Self.beforeSearch])
         defer { if process.isRunning { process.terminate() } }
         #expect(terminal.waitFor("interactive:"))
-        terminal.send("\u{1B}[C")  // → swipe next: focus lands on the search field
-        #expect(terminal.waitFor("◎ focus → query"))
+        #expect(terminal.waitFor("◎ focus → query"))  // the script's `at 0s focus query`
         terminal.send("j")
         #expect(terminal.waitFor("⌨ type \"j\""))
         #expect(terminal.waitFor("🗣 announcement \"Results updated\""))
@@ -71,6 +70,8 @@ import Testing
         #expect(terminal.waitFor("◎ focus → query"))
         terminal.send("a")
         #expect(terminal.waitFor("⌨ type \"a\""))
+        terminal.send("\u{1B}[C")  // → swipe next: to the results text the keystroke filled in
+        #expect(terminal.waitFor("◎ focus → results (swipe next)"))
         terminal.send("\u{1B}")  // Esc quits
         #expect(terminal.waitForExit(process, seconds: 5))
         #expect(process.terminationStatus == 0)

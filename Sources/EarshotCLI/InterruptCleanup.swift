@@ -1,0 +1,25 @@
+import EarshotAudio
+import Foundation
+
+/// Ctrl-C or SIGTERM during a command that writes files: every hidden temporary is removed before the process
+/// exits (130 for SIGINT, 143 for SIGTERM), so an interrupted render leaves neither a partial file nor litter.
+/// Commands with their own handling (`listen`: silence the device, restore the terminal) opt out.
+enum InterruptCleanup {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    /// Installs the handlers once per process.
+    static func install() {
+        guard sources.isEmpty else { return }
+        sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { number, status in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                PendingTemporaries.removeAll()
+                // _exit, not exit: atexit work (espeak-ng's own teardown) could deadlock mid-synthesis.
+                _exit(status)
+            }
+            source.resume()
+            return source
+        }
+    }
+}
