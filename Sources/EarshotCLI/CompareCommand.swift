@@ -36,15 +36,7 @@ public struct CompareCommand: Command {
         ])
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let outputPath = arguments.value(RenderCommand.output.long) else {
-            throw UsageError("missing -o <file.wav>: where to write the audio")
-        }
-        let inputs = try ScenarioInputs.scriptPaths(arguments.arguments("scripts"), context: context)
-        try RenderOutputs.checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
-        let rendered = try Self.render(arguments, outputPath: outputPath, context: context)
-        context.print(RenderCommand.summary(rendered))
-        try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)
-        return ExitCode.success
+        try RenderOutputs.runCommand(arguments, scripts: "scripts", context: context, render: Self.render)
     }
 
     /// Resolves the pairs the arguments name, runs them and renders the comparison (the `--html` hook calls this).

@@ -32,15 +32,7 @@ public struct RenderCommand: Command {
         ])
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let outputPath = arguments.value(Self.output.long) else {
-            throw UsageError("missing -o <file.wav>: where to write the audio")
-        }
-        let inputs = try ScenarioInputs.scriptPaths(arguments.arguments("script"), context: context)
-        try RenderOutputs.checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
-        let rendered = try Self.render(arguments, outputPath: outputPath, context: context)
-        context.print(Self.summary(rendered))
-        try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)
-        return ExitCode.success
+        try RenderOutputs.runCommand(arguments, scripts: "script", context: context, render: Self.render)
     }
 
     /// Runs the script the arguments name and renders it to `outputPath` (the `--html` hook calls this too).

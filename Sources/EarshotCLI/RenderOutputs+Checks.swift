@@ -1,6 +1,23 @@
 import Foundation
 
 extension RenderOutputs {
+    /// What `render` and `compare` share: `-o` is required, every output is checked before any work, the render
+    /// runs, its summary is printed and the review page written when `--html` asks for one.
+    static func runCommand(
+        _ arguments: ParsedArguments, scripts: String, context: CommandContext,
+        render: (ParsedArguments, String, CommandContext) throws -> RenderedAudio
+    ) throws -> Int32 {
+        guard let outputPath = arguments.value(RenderCommand.output.long) else {
+            throw UsageError("missing -o <file.wav>: where to write the audio")
+        }
+        let inputs = try ScenarioInputs.scriptPaths(arguments.arguments(scripts), context: context)
+        try checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
+        let rendered = try render(arguments, outputPath, context)
+        context.print(RenderCommand.summary(rendered))
+        try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)
+        return ExitCode.success
+    }
+
     /// Checks a render's outputs before any work, so a bad path fails at once and nothing the user has is at risk.
     ///
     /// The WAV must be named `….wav` and the page `….html`; the WAV, its `.vtt` and `.jsonl` companions, the page
