@@ -74,6 +74,7 @@ extension Simulation {
             timeline.utterances[utterance.id].cutPoint = timing.cut(afterFrames: heardFrames)
         }
         timeline.utterances[utterance.id].outcome = .interrupted(start: start, cut: now, by: interruption)
+        timeline.utterances[utterance.id].cutSequence = nextSequence()
         onSignal?(.cut(utterance.id, heardFrames: heardFrames))
         if utterance.isAppAnnouncement { didFinish(utterance, success: false) }
     }

@@ -2,14 +2,15 @@ extension Timeline {
     /// The human transcript: one line per thing heard or done, in time order; cut speech visibly cut.
     ///
     /// ```
-    ///   0.500s  ⌨ type "j"
-    ///   0.500s  echo          j—
-    ///                         ✂ 0.510s by announcement "Results updated"
-    ///   0.510s  announcement  Results updated  (0.510s–1.318s)
+    ///   2.000s  ⌨ type "j"
+    ///   2.000s  🗣 echo       j—  (2.000s–2.010s)
+    ///   2.010s  📱 announce "Results updated"
+    ///   2.010s                ✂ typingEcho "j—" cut by announcement "Results updated"
+    ///   2.010s  🗣 announce   Results updated  (2.010s–3.057s)
     /// ```
     public func transcript(includeDropped: Bool = true) -> String {
-        // Lines sort in the run's one order (instant, sequence); `shown` is the time printed. A cut line sorts
-        // right after the line of the utterance it cut, and shows the cut instant.
+        // Lines sort in the run's one order (instant, sequence); a speech line stands where the speech started,
+        // its cut line where the cut happened, right after what caused it.
         var lines: [(at: Instant, sequence: Int, order: Int, shown: Instant, text: String)] = []
         func add(_ at: Instant, _ sequence: Int, _ text: String, shown: Instant? = nil) {
             lines.append((at, sequence, lines.count, shown ?? at, text))
@@ -25,8 +26,8 @@ extension Timeline {
             case .interrupted(let start, let cut, let by):
                 let heard = record.cutPoint?.heardText ?? ""
                 add(start, record.outcomeSequence, "\(label) \(heard)—  (\(start)–\(cut))")
-                add(start, record.outcomeSequence, "\(String(repeating: " ", count: 13)) ✂ by \(by.description)",
-                    shown: cut)
+                add(cut, record.cutSequence,
+                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by \(by.description)")
             case .dropped(let at, let reason, _) where includeDropped:
                 add(at, record.outcomeSequence, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
             case .speaking(let start):

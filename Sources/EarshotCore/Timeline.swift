@@ -14,8 +14,10 @@ public struct UtteranceRecord: Hashable, Sendable {
     public var cutPoint: CutPoint?
     /// Its place in the run's one order of happenings (see `Timeline`), when it was requested.
     public var requestSequence: Int = 0
-    /// Its place in that order when it started, resolved or was dropped.
+    /// Its place in that order when it started, or was dropped.
     public var outcomeSequence: Int = 0
+    /// Its place in that order when it was cut, if it was.
+    public var cutSequence: Int = 0
 
     /// Creates a record.
     public init(utterance: Utterance, voice: VoiceProfile, rule: String, outcome: Outcome = .pending) {

@@ -24,7 +24,7 @@ import Testing
     @Test func transcriptShowsTheCutWordAndWhoCutIt() throws {
         let transcript = try Self.spamRun().transcript()
         #expect(transcript.contains("🗣 echo       j—"))
-        #expect(transcript.contains("✂ by announcement \"Results updated\""))
+        #expect(transcript.contains("✂ typingEcho \"j—\" cut by announcement \"Results updated\""))
     }
 
     @Test func jsonLinesAreOneValidObjectPerLine() throws {

@@ -105,7 +105,7 @@ import Testing
         // The focus read was sounding at 0.5 s: the timeline says it was cut when the run ended.
         let read = try #require(simulation.timeline.utterances.first)
         #expect(read.wasInterrupted)
-        #expect(simulation.timeline.transcript().contains("✂ by scenario ended"))
+        #expect(simulation.timeline.transcript().contains("cut by scenario ended"))
     }
 
     @Test func aDeviceThatDisappearsEndsTheRunWithItsErrorAndKeepsTheTimeline() throws {
