@@ -21,9 +21,10 @@ import Testing
         }
         #expect(lengths.count == 8)
         for (frames, words, rms) in lengths {
-            // In-process repetition drifts ~0.3 % (ENGINE-NOTES); interleaved calls would be far off.
+            // Measured here: a phrase's length shifts by up to ~100 ms with what espeak-ng spoke just before (other
+            // suites speak through the same owner meanwhile); interleaved, unserialized calls garble the words.
             #expect(
-                abs(Double(frames - serial.frameCount)) <= Double(serial.frameCount) * 0.01,
+                abs(Double(frames - serial.frameCount)) <= Double(serial.frameCount) * 0.05,
                 "parallel \(frames) frames vs serial \(serial.frameCount)")
             #expect(words == 20)
             #expect(rms > 500)
