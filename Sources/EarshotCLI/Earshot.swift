@@ -1,3 +1,4 @@
+import EarshotScript
 import Foundation
 
 /// The `earshot` command's entry point: finds the subcommand, parses its words, runs it, and turns
@@ -81,6 +82,9 @@ public enum Earshot {
             context.printError("usage: \(signature.usageLine(program: context.program))")
             context.printError("See '\(context.program) \(signature.name) --help'.")
             return ExitCode.usage
+        } catch let error as VoiceFileError {
+            context.printError(error.description)  // already `path:line:col: error: …` with the line and a caret
+            return ExitCode.failure
         } catch let failure as CommandFailure {
             context.printError(failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
             return failure.exitCode

@@ -106,12 +106,23 @@ public enum ScenarioInputs {
             }
             do {
                 let profile = try library.profile(named: name)
-                try synthesizer.validate(profile)
+                try library.validate(profile, with: synthesizer)
                 return profile
+            } catch let error as VoiceFileError {
+                // The profile exists but its file asks espeak-ng for something it lacks: the file's line is at fault.
+                throw CommandFailure.diagnostics(error.description)
             } catch {
-                // A bad --voice is a bad command line (64); a bad `voice` line is the script's (2).
+                // A bad --voice is a bad command line (64); a bad `voice` line is the script's (2), shown there.
                 if override != nil { throw UsageError("--voice \(name): \(error)") }
-                throw CommandFailure("\(document.path): header line 'voice \(name)': \(error)", exitCode: ExitCode.scriptFailure)
+                guard let location = document.header.settings.voiceLocation else {
+                    throw CommandFailure("\(document.path): voice '\(name)': \(error)", exitCode: ExitCode.scriptFailure)
+                }
+                let lines = (try? String(contentsOfFile: document.path, encoding: .utf8))?
+                    .split(separator: "\n", omittingEmptySubsequences: false) ?? []
+                let source = lines.indices.contains(location.line - 1) ? String(lines[location.line - 1]) : ""
+                let diagnostic = ScriptDiagnostic(
+                    location: location, length: name.count, message: "\(error)", sourceLine: source)
+                throw CommandFailure.diagnostics(ScriptDiagnostics([diagnostic]).description)
             }
         }
     }

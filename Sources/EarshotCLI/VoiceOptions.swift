@@ -58,7 +58,7 @@ public enum VoiceOptions {
         let library = try Self.library(arguments, context: context)
         let profile = try Self.profile(arguments, in: library)
         let synthesizer = try Self.synthesizer(for: library)
-        try synthesizer.validate(profile)
+        try library.validate(profile, with: synthesizer)
         return (profile, synthesizer)
     }
 

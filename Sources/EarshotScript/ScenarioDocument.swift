@@ -86,6 +86,8 @@ public struct ScenarioSettings: Hashable, Sendable {
     public var network: String?
     /// `voice NAME`: the listening voice profile (a `Voices/NAME.voice` file).
     public var voice: String?
+    /// Where the `voice` line's name is, for errors about it.
+    public var voiceLocation: SourceLocation?
     /// `hints on|off`.
     public var hints: Bool?
     /// `typing-feedback characters|words|both|none`.

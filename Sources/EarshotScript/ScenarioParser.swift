@@ -213,7 +213,10 @@ struct ParserState {
             let token = try cursor.keyword(ScenarioProfileKind.allCases.map(\.rawValue), what: "profile")
             profile = ScenarioProfileKind(rawValue: token.text) ?? .voiceover
         case "network": settings.network = try cursor.word("a network name such as wifi or 3g").text.lowercased()
-        case "voice": settings.voice = try cursor.word("a voice profile name").text
+        case "voice":
+            let token = try cursor.word("a voice profile name")
+            settings.voice = token.text
+            settings.voiceLocation = location(line, token)
         case "hints": settings.hints = try cursor.flag("on or off")
         case "typing-feedback":
             let token = try cursor.keyword(ScenarioTypingFeedback.allCases.map(\.rawValue), what: "typing feedback")

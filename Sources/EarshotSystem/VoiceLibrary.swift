@@ -40,6 +40,34 @@ public struct VoiceLibrary: Sendable {
     /// Profile names, sorted.
     public var names: [String] { profiles.map(\.name) }
 
+    /// Checks a profile with espeak-ng; a failure is reported at the line of its `.voice` file that causes it
+    /// (`Voices/expert.voice:2:8: error: espeak-ng has no voice 'en-zz'`, with the line and a caret).
+    ///
+    /// - Throws: `VoiceFileError` for a profile from this folder, else the synthesizer's `EspeakError`.
+    public func validate(_ profile: VoiceProfile, with synthesizer: EspeakSynthesizer) throws {
+        do {
+            try synthesizer.validate(profile)
+        } catch {
+            let key: String
+            switch error {
+            case .unknownVoice: key = "espeak"
+            case .unknownVariant: key = "variant"
+            case .valueOutOfRange(let name, _, _, _): key = name.lowercased().replacingOccurrences(of: " ", with: "")
+            default: throw error
+            }
+            let path = directory + "/" + profile.name + ".voice"
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw error }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let words = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard words.first?.lowercased() == key else { continue }
+                let column = words.count > 1 ? line.distance(from: line.startIndex, to: words[1].startIndex) + 1 : 1
+                throw VoiceFileError(
+                    path: path, line: index + 1, column: column, message: error.description, sourceLine: String(line))
+            }
+            throw error
+        }
+    }
+
     /// The profile called `name`; an unknown name throws with the nearest names and all known ones.
     public func profile(named name: String) throws(VoiceLibraryError) -> VoiceProfile {
         if let profile = profiles.first(where: { $0.name == name }) { return profile }
