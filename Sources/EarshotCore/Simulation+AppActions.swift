@@ -101,14 +101,11 @@ extension Simulation {
         }
     }
 
-    /// App speech (an announcement, a layoutChanged or pageScrolled string) posted during a UI update waits
-    /// until the update's tree changes have settled focus (see `run(_:origin:iteration:)`).
-    private func appSpeech(_ request: @escaping (Simulation) -> Void) {
-        if batchDepth > 0 {
-            batchSpeech.append { [unowned self] in request(self) }
-        } else {
-            request(self)
-        }
+    /// App speech (an announcement, a layoutChanged or pageScrolled string) posted after tree changes in the same
+    /// update comes after VoiceOver has settled focus on the changed tree (see `run(_:origin:iteration:)`).
+    private func appSpeech(_ request: (Simulation) -> Void) {
+        settleFocus()
+        request(self)
     }
 
     /// V5: earcon, queue cleared, focus to the given element (or the first), which is read; a string argument is

@@ -51,10 +51,8 @@ public final class Simulation {
     var sequence = 0
     /// How deep inside `run(_:origin:iteration:)` the app is: tree changes made in one batch land together.
     var batchDepth = 0
-    /// Focus position before the batch's first tree change, when one changed.
+    /// Focus position before the batch's first tree change, while focus has not been settled since.
     var batchFocusIndex: Int??
-    /// App speech posted during a batch, requested once the batch's tree changes have settled focus.
-    var batchSpeech: [() -> Void] = []
 
     /// Creates a simulation of `screens` (the first is shown at the start).
     public init(
@@ -157,21 +155,21 @@ public final class Simulation {
 
     /// Runs app actions now (`post` in the headless API), as one UI update.
     ///
-    /// [SET] Tree changes made in one batch land together, as one SwiftUI/UIKit update does; if they took the
-    /// focused element away, VoiceOver settles focus first, and only then do the batch's announcements reach
-    /// the speech channel (so an announcement posted with the update is heard, by V1, over the re-read).
+    /// [SET] Tree changes made in one batch land together, as one SwiftUI/UIKit update does: if they took the
+    /// focused element away, VoiceOver settles focus once — at the end of the batch, or before an announcement
+    /// the batch posts after the changes (so that announcement is heard, by V1, over the re-read).
     public func run(_ actions: [AppAction], origin: Instant, iteration: Int = 1) {
         batchDepth += 1
         for action in actions { run(action, origin: origin, iteration: iteration) }
         batchDepth -= 1
-        guard batchDepth == 0 else { return }
-        if let index = batchFocusIndex {
-            batchFocusIndex = nil
-            refocusIfLost(previousIndex: index)
-        }
-        let speech = batchSpeech
-        batchSpeech = []
-        for request in speech { request() }
+        if batchDepth == 0 { settleFocus() }
+    }
+
+    /// Settles focus after the batch's tree changes, if they took the focused element away.
+    func settleFocus() {
+        guard let index = batchFocusIndex else { return }
+        batchFocusIndex = nil
+        refocusIfLost(previousIndex: index)
     }
 
     /// Runs the app's reactions to `trigger` after the app's reaction delay (the next run-loop turn).
