@@ -39,11 +39,21 @@ public struct SayCommand: Command {
         if let output = arguments.value("output") {
             // Created before synthesis so an unwritable folder fails at once; removed on any failure.
             let writer = try WAVWriter(path: output, sampleRate: synthesizer.sampleRate)
-            let speech = try synthesizer.synthesize(text, voice: profile)
-            try writer.append(speech.samples)
+            // Streamed chunk by chunk: a book-length text never sits in memory whole.
+            var writeError: (any Error)?
+            _ = try synthesizer.synthesize(text, voice: profile, frameLimit: nil) { chunk, _ in
+                do {
+                    try writer.append(chunk)
+                    return true
+                } catch {
+                    writeError = error
+                    return false
+                }
+            }
+            if let writeError { throw writeError }
             try writer.finish()
-            context.print(
-                "Wrote \(output): \(speech.duration), \(speech.sampleRate) Hz, voice \(profile.name)")
+            let duration = TimeSpan.frames(writer.frameCount, rate: synthesizer.sampleRate)
+            context.print("Wrote \(output): \(duration), \(synthesizer.sampleRate) Hz, voice \(profile.name)")
             return ExitCode.success
         }
 
