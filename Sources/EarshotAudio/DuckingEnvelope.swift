@@ -39,8 +39,9 @@ public struct DuckingEnvelope: Sendable {
             let from = max(stretch.lowerBound, frames.lowerBound)
             let to = min(stretch.upperBound, frames.upperBound)
             for frame in from..<to {
-                let depth = min(1, Double(frame - stretch.lowerBound + 1) / Double(ramp),
-                                Double(stretch.upperBound - frame) / Double(ramp))
+                let depth = min(
+                    1, Double(frame - stretch.lowerBound + 1) / Double(ramp),
+                    Double(stretch.upperBound - frame) / Double(ramp))
                 depths[frame - frames.lowerBound] = depth
             }
             index += 1

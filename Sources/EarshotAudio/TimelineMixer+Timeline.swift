@@ -55,9 +55,10 @@ extension TimelineMixer {
             let limit = record.wasInterrupted ? frames : nil
             let text = record.utterance.text
             let voice = record.voice
-            add(MixClip(start: offset + start.frame(atRate: rate), length: frames, role: .speech) {
-                try speech.audio(for: text, voice: voice, frameLimit: limit)
-            })
+            add(
+                MixClip(start: offset + start.frame(atRate: rate), length: frames, role: .speech) {
+                    try speech.audio(for: text, voice: voice, frameLimit: limit)
+                })
         }
         for event in timeline.events {
             let at = offset + event.at.frame(atRate: rate)
@@ -80,10 +81,13 @@ extension TimelineMixer {
                     guard length > 0 else { continue }
                     let text = line.text
                     let voice = options.narratorVoice
-                    add(MixClip(start: lineStart, length: length, role: .media(duckingLevel: ducking),
-                                gain: options.mediaGain) {
-                        try speech.audio(for: text, voice: voice, frameLimit: length)
-                    })
+                    add(
+                        MixClip(
+                            start: lineStart, length: length, role: .media(duckingLevel: ducking),
+                            gain: options.mediaGain
+                        ) {
+                            try speech.audio(for: text, voice: voice, frameLimit: length)
+                        })
                 }
                 extend(to: trackEnd)
             default:

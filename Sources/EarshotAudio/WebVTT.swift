@@ -57,8 +57,10 @@ public struct WebVTT: Hashable, Sendable {
             guard case .media(let track, let heard) = event.kind, heard else { continue }
             let trackEnd = event.at + track.duration
             for line in track.narration where event.at + line.offset < trackEnd {
-                cues.append(Cue(start: event.at + line.offset + offset, end: trackEnd + offset,
-                                text: "[\(track.name)] \(line.text)"))
+                cues.append(
+                    Cue(
+                        start: event.at + line.offset + offset, end: trackEnd + offset,
+                        text: "[\(track.name)] \(line.text)"))
             }
         }
         return cues

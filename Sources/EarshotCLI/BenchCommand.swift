@@ -18,10 +18,13 @@ public struct BenchCommand: Command {
 
     public let signature = CommandSignature(
         name: "bench", summary: "Time renders against raw espeak-ng, and a long stopwatch render's memory.",
-        arguments: [ArgumentSpec("path", arity: .zeroOrMore, help: "Scripts, folders or patterns (default: Scripts/).")],
+        arguments: [
+            ArgumentSpec("path", arity: .zeroOrMore, help: "Scripts, folders or patterns (default: Scripts/).")
+        ],
         options: [
-            .value("stopwatch", valueName: "seconds", help: "Length of the stopwatch render; 0 skips it.",
-                   defaultValue: "3600"),
+            .value(
+                "stopwatch", valueName: "seconds", help: "Length of the stopwatch render; 0 skips it.",
+                defaultValue: "3600"),
             VoiceOptions.voices,
         ],
         examples: ["bench", "bench announcement-spam --stopwatch 0"])
@@ -78,10 +81,12 @@ public struct BenchCommand: Command {
                 let (heard, posted) = Self.rawTexts(run.timeline, narrator: narrator)
                 // Nothing to speak (a muted run) is no comparison: shown as "—".
                 best.heard = min(best.heard, heard.isEmpty ? 0 : try Self.time(heard, synthesizer: base.synthesizer))
-                best.posted = min(best.posted, posted.isEmpty ? 0 : try Self.time(posted, synthesizer: base.synthesizer))
+                best.posted = min(
+                    best.posted, posted.isEmpty ? 0 : try Self.time(posted, synthesizer: base.synthesizer))
             }
             let name = path.split(separator: "/").suffix(2).joined(separator: "/")
-            rows.append(Row(name: name, render: best.render, audio: audio, heardRaw: best.heard, postedRaw: best.posted))
+            rows.append(
+                Row(name: name, render: best.render, audio: audio, heardRaw: best.heard, postedRaw: best.posted))
         }
         context.writeOutput(Self.table(rows))
         if seconds > 0 {
@@ -120,15 +125,19 @@ public struct BenchCommand: Command {
         func ratio(_ render: Double, _ raw: Double) -> String { raw > 0 ? format(render / raw, 2) + "×" : "—" }
         let header = ["script", "render s", "audio s", "RTF", "vs heard (a)", "vs posted (b)"]
         var lines = rows.map { row in
-            [row.name, format(row.render, 3), format(row.audio, 2), format(row.render / max(row.audio, 1e-9), 4),
-             ratio(row.render, row.heardRaw), ratio(row.render, row.postedRaw)]
+            [
+                row.name, format(row.render, 3), format(row.audio, 2), format(row.render / max(row.audio, 1e-9), 4),
+                ratio(row.render, row.heardRaw), ratio(row.render, row.postedRaw),
+            ]
         }
         let total = Row(
             name: "total", render: rows.map(\.render).reduce(0, +), audio: rows.map(\.audio).reduce(0, +),
             heardRaw: rows.map(\.heardRaw).reduce(0, +), postedRaw: rows.map(\.postedRaw).reduce(0, +))
-        lines.append([total.name, format(total.render, 3), format(total.audio, 2),
-                      format(total.render / max(total.audio, 1e-9), 4), ratio(total.render, total.heardRaw),
-                      ratio(total.render, total.postedRaw)])
+        lines.append([
+            total.name, format(total.render, 3), format(total.audio, 2),
+            format(total.render / max(total.audio, 1e-9), 4), ratio(total.render, total.heardRaw),
+            ratio(total.render, total.postedRaw),
+        ])
         let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
         func row(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in

@@ -59,18 +59,21 @@ public struct CheckCommand: Command {
         let failedChecks = reports.flatMap(\.checks).filter { !$0.passed }.count
         let totalChecks = reports.flatMap(\.checks).count
         let unexpected = reports.filter { !$0.matchesVariant }
-        context.print("\(reports.count) script\(reports.count == 1 ? "" : "s"): \(totalChecks - failedChecks) of "
-                      + "\(totalChecks) checks pass")
+        context.print(
+            "\(reports.count) script\(reports.count == 1 ? "" : "s"): \(totalChecks - failedChecks) of "
+                + "\(totalChecks) checks pass")
         if expectVariants {
             for report in unexpected {
-                context.printError("\(report.run.document.path): a \(report.run.document.header.variant.rawValue) script "
-                                   + (report.run.document.header.variant == .before
-                                      ? "must fail at least one check, and every check passed"
-                                      : "must pass every check"))
+                context.printError(
+                    "\(report.run.document.path): a \(report.run.document.header.variant.rawValue) script "
+                        + (report.run.document.header.variant == .before
+                            ? "must fail at least one check, and every check passed"
+                            : "must pass every check"))
             }
-            context.print(unexpected.isEmpty
-                          ? "as expected: every before script fails a check and every after script passes all"
-                          : "\(unexpected.count) script(s) did not behave as their variant says")
+            context.print(
+                unexpected.isEmpty
+                    ? "as expected: every before script fails a check and every after script passes all"
+                    : "\(unexpected.count) script(s) did not behave as their variant says")
             return unexpected.isEmpty ? ExitCode.success : ExitCode.failure
         }
         return failedChecks == 0 ? ExitCode.success : ExitCode.failure
@@ -95,8 +98,10 @@ public struct ScriptReport: Sendable {
     /// The report as the terminal shows it.
     public func text(quiet: Bool) -> String {
         let document = run.document
-        var lines = ["\(document.path) — \(document.header.title) (\(document.header.variant.rawValue), "
-                     + "\(run.profile.name), voice \(run.voice.name))"]
+        var lines = [
+            "\(document.path) — \(document.header.title) (\(document.header.variant.rawValue), "
+                + "\(run.profile.name), voice \(run.voice.name))"
+        ]
         for check in checks where !(quiet && check.passed) {
             lines.append("  \(check.passed ? "✔" : "✘") \(check.name)")
             for assertion in check.assertions {
@@ -109,8 +114,9 @@ public struct ScriptReport: Sendable {
         if !findings.isEmpty {
             lines.append("  findings:")
             for finding in findings {
-                lines.append("    \(finding.impact.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) "
-                             + "\(finding.rule) ×\(finding.occurrences) — read patterns/\(finding.card): \(finding.message)")
+                lines.append(
+                    "    \(finding.impact.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) "
+                        + "\(finding.rule) ×\(finding.occurrences) — read patterns/\(finding.card): \(finding.message)")
             }
         }
         return lines.joined(separator: "\n") + "\n\n"
@@ -128,11 +134,14 @@ public enum JUnitReport {
         for report in reports {
             let document = report.run.document
             let failed = report.checks.filter { !$0.passed }.count
-            xml += "  <testsuite name=\"\(escape(document.path))\" tests=\"\(report.checks.count)\" failures=\"\(failed)\">\n"
-            xml += "    <properties><property name=\"variant\" value=\"\(document.header.variant.rawValue)\"/>"
+            xml +=
+                "  <testsuite name=\"\(escape(document.path))\" tests=\"\(report.checks.count)\" failures=\"\(failed)\">\n"
+            xml +=
+                "    <properties><property name=\"variant\" value=\"\(document.header.variant.rawValue)\"/>"
                 + "<property name=\"profile\" value=\"\(escape(report.run.profile.name))\"/></properties>\n"
             for check in report.checks {
-                xml += "    <testcase classname=\"\(escape(document.header.pattern))\" name=\"\(escape(check.name))\""
+                xml +=
+                    "    <testcase classname=\"\(escape(document.header.pattern))\" name=\"\(escape(check.name))\""
                     + " file=\"\(escape(check.location.path))\" line=\"\(check.location.line)\""
                 if check.passed {
                     xml += "/>\n"

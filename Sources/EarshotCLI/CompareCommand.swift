@@ -27,7 +27,8 @@ public struct CompareCommand: Command {
         options: [
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
-            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption, ReviewPage.linkAudioOption,
+            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
+            ReviewPage.linkAudioOption,
         ],
         examples: [
             "compare announcement-spam -o out/announcement-spam.wav",

@@ -86,7 +86,8 @@ public enum Earshot {
             context.printError(error.description)  // already `path:line:col: error: …` with the line and a caret
             return ExitCode.failure
         } catch let failure as CommandFailure {
-            context.printError(failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
+            context.printError(
+                failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
             return failure.exitCode
         } catch {
             context.printError("\(context.program): error: \(error)")

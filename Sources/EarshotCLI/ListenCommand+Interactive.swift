@@ -9,7 +9,8 @@ import Foundation
 
 extension ListenCommand {
     /// The keys, as the interactive listener shows them.
-    static let interactiveHelp = "←/→ swipe · Enter activate · keys type into the focused field · "
+    static let interactiveHelp =
+        "←/→ swipe · Enter activate · keys type into the focused field · "
         + "Tab before/after · Esc or Ctrl-C quit"
 
     /// `--interactive SCRIPT`: the script supplies the screen and the app's behaviour, the designer the user.
@@ -30,7 +31,8 @@ extension ListenCommand {
         let control = setup.control
         context.print("interactive: " + interactiveHelp)
         let reader = KeyReader(descriptor: terminal.descriptor, control: control) { path in
-            FileManager.default.fileExists(atPath: ListenCommand.siblingPath(of: path)) ? nil
+            FileManager.default.fileExists(atPath: ListenCommand.siblingPath(of: path))
+                ? nil
                 : "(no \(path.contains("before") ? "after" : "before") script next to \(path))"
         }
         reader.start()

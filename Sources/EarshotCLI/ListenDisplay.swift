@@ -27,7 +27,8 @@ final class ListenDisplay {
         let lines = source.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
         return document.timeline.map { event in
             let line = event.location.line - 1
-            let text = lines.indices.contains(line)
+            let text =
+                lines.indices.contains(line)
                 ? lines[line].trimmingCharacters(in: .whitespaces) : "line \(event.location.line)"
             return (event.time, text)
         }

@@ -33,7 +33,8 @@ struct ListenSetup {
     func simulation(for document: ScenarioDocument) throws -> Simulation {
         let profile: UserProfile
         do {
-            profile = try ScenarioRunner.profile(for: document, override: arguments.value(ScenarioInputs.profileOption.long))
+            profile = try ScenarioRunner.profile(
+                for: document, override: arguments.value(ScenarioInputs.profileOption.long))
         } catch {
             throw UsageError("\(error)")
         }
@@ -56,7 +57,8 @@ struct ListenSetup {
         let session = LiveSession(simulation: simulation, player: player, clock: clock)
         let source = try? String(contentsOfFile: document.path, encoding: .utf8)
         let display = ListenDisplay(
-            context: context, simulation: simulation, upcoming: ListenDisplay.scriptedLines(of: document, source: source),
+            context: context, simulation: simulation,
+            upcoming: ListenDisplay.scriptedLines(of: document, source: source),
             showsStatus: showsStatus)
         if !quiet { session.onSignal = { display.handle($0) } }
         control.attach(session)

@@ -25,7 +25,10 @@ public struct RenderCommand: Command {
             sample where it was interrupted; the .vtt transcript marks each cut with — ✂ and what cut it.
             """,
         arguments: [ArgumentSpec("script", help: "The scenario script.")],
-        options: [output, ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption, ReviewPage.linkAudioOption],
+        options: [
+            output, ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
+            ReviewPage.linkAudioOption,
+        ],
         examples: [
             "render Scripts/announcement-spam/before-search.earshot -o out/before-search.wav",
             "render --profile sound-off Scripts/audio-only-task/after-voiceover.earshot -o out/sound-off.wav",
@@ -41,8 +44,9 @@ public struct RenderCommand: Command {
     ) throws -> RenderedAudio {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("script"), context: context)
         guard paths.count == 1 else {
-            throw UsageError("render takes one script; \(arguments.arguments("script").joined()) holds \(paths.count)"
-                             + " (use compare for a before/after pair)")
+            throw UsageError(
+                "render takes one script; \(arguments.arguments("script").joined()) holds \(paths.count)"
+                    + " (use compare for a before/after pair)")
         }
         let documents = try ScenarioInputs.parse(paths)
         let speech = try ScenarioInputs.speech(arguments, context: context)

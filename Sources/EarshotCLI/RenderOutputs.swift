@@ -164,7 +164,9 @@ public enum RenderOutputs {
                 "offset_ms": segment.offset.milliseconds, "profile": segment.run.profile.name,
                 "voice": segment.run.voice.name,
             ]
-            if let data = try? JSONSerialization.data(withJSONObject: header, options: [.sortedKeys, .withoutEscapingSlashes]) {
+            if let data = try? JSONSerialization.data(
+                withJSONObject: header, options: [.sortedKeys, .withoutEscapingSlashes])
+            {
                 text += String(decoding: data, as: UTF8.self) + "\n"
             }
             text += segment.run.timeline.jsonLines()

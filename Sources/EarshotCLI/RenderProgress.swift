@@ -35,8 +35,9 @@ final class RenderProgress {
         lastDrawn = now
         drawn = true
         let percent = done * 100 / total
-        let line = String(format: "rendering %@: %d%% (%.1fs of %.1fs)", title, percent,
-                          Double(done) / Double(rate), Double(total) / Double(rate))
+        let line = String(
+            format: "rendering %@: %d%% (%.1fs of %.1fs)", title, percent,
+            Double(done) / Double(rate), Double(total) / Double(rate))
         context.writeError("\r\u{1B}[2K" + line)
     }
 

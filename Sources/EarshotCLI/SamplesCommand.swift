@@ -19,7 +19,8 @@ public struct SamplesCommand: Command {
         arguments: [],
         options: [
             .flag("check", help: "Render into a temporary folder and compare bytes with Samples/; change nothing."),
-            .value("output", short: "o", valueName: "dir", help: "The samples folder (default: Samples/ beside Scripts/)."),
+            .value(
+                "output", short: "o", valueName: "dir", help: "The samples folder (default: Samples/ beside Scripts/)."),
             .value("scripts", valueName: "dir", help: "The scripts folder (default: the nearest Scripts/)."),
             VoiceOptions.voices,
         ],
@@ -37,14 +38,17 @@ public struct SamplesCommand: Command {
         }
         let root = URL(fileURLWithPath: scripts).standardizedFileURL.path
         // Absolute, because each render runs in a child process from the folder that holds Scripts/.
-        let samples = URL(fileURLWithPath: arguments.value("output")
-            ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path)
-            .standardizedFileURL.path
+        let samples = URL(
+            fileURLWithPath: arguments.value("output")
+                ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path
+        )
+        .standardizedFileURL.path
         try Self.checkOwnership(of: samples)
         let paths = try ScenarioInputs.scriptPaths([root], context: context)
         let documents = try ScenarioInputs.parse(paths)
         let manager = FileManager.default
-        let target = arguments.flag("check")
+        let target =
+            arguments.flag("check")
             ? NSTemporaryDirectory() + "earshot-samples-" + UUID().uuidString : samples
         defer { if arguments.flag("check") { try? manager.removeItem(atPath: target) } }
         var produced: [String] = []
@@ -80,7 +84,8 @@ public struct SamplesCommand: Command {
         _ script: String, to wav: String, arguments: ParsedArguments, context: CommandContext
     ) throws {
         let process = Process()
-        let executable = context.environment["EARSHOT_BINARY"]
+        let executable =
+            context.environment["EARSHOT_BINARY"]
             ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         process.executableURL = URL(fileURLWithPath: executable)
@@ -148,7 +153,9 @@ public struct SamplesCommand: Command {
 
     /// The files the previous run wrote (from its manifest) that still exist, relative to `folder`.
     static func ownedFiles(in folder: String) -> [String] {
-        guard let manifest = try? String(contentsOfFile: folder + "/" + manifestName, encoding: .utf8) else { return [] }
+        guard let manifest = try? String(contentsOfFile: folder + "/" + manifestName, encoding: .utf8) else {
+            return []
+        }
         return manifest.split(separator: "\n").map(String.init).filter { name in
             !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
                 && FileManager.default.fileExists(atPath: folder + "/" + name)
@@ -197,7 +204,8 @@ public struct SamplesCommand: Command {
                 text += "\n## \(folder.isEmpty ? "scripts" : folder)\n\n"
             }
             let stem = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path)
-            text += "- [\(URLPath.stem(path)).wav](\(stem).wav) ([review page](\(stem).html), [transcript](\(stem).vtt)) — "
+            text +=
+                "- [\(URLPath.stem(path)).wav](\(stem).wav) ([review page](\(stem).html), [transcript](\(stem).vtt)) — "
                 + "\(document.header.variant.rawValue): \(document.header.title)\n"
             if document.header.variant == .before, let says = document.header.saysDifferent {
                 text += "  - listen for: \(says)\n"

@@ -21,13 +21,16 @@ public enum ScenarioInputs {
             var isDirectory: ObjCBool = false
             var path = word
             if !manager.fileExists(atPath: path, isDirectory: &isDirectory),
-                let scripts = scriptsFolder(), manager.fileExists(atPath: scripts + "/" + word, isDirectory: &isDirectory)
+                let scripts = scriptsFolder(),
+                manager.fileExists(atPath: scripts + "/" + word, isDirectory: &isDirectory)
             {
                 path = scripts + "/" + word
             }
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                let patterns = scriptsFolder().flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) } ?? []
-                let guess = Spelling.nearest(to: word, among: patterns, limit: 3).map { " (did you mean '\($0)'?)" } ?? ""
+                let patterns =
+                    scriptsFolder().flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) } ?? []
+                let guess =
+                    Spelling.nearest(to: word, among: patterns, limit: 3).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError("\(word): no such file, folder or pattern\(guess)")
             }
             if isDirectory.boolValue {
@@ -35,8 +38,9 @@ public enum ScenarioInputs {
                     .filter { $0.hasSuffix("." + ScenarioParser.fileExtension) }.sorted()
                     .map { (path.hasSuffix("/") ? path : path + "/") + $0 }
                 guard !found.isEmpty else {
-                    throw CommandFailure("\(word): no .\(ScenarioParser.fileExtension) scripts in this folder",
-                                         exitCode: ExitCode.scriptFailure)
+                    throw CommandFailure(
+                        "\(word): no .\(ScenarioParser.fileExtension) scripts in this folder",
+                        exitCode: ExitCode.scriptFailure)
                 }
                 paths += found
             } else {
@@ -115,9 +119,11 @@ public enum ScenarioInputs {
                 // A bad --voice is a bad command line (64); a bad `voice` line is the script's (2), shown there.
                 if override != nil { throw UsageError("--voice \(name): \(error)") }
                 guard let location = document.header.settings.voiceLocation else {
-                    throw CommandFailure("\(document.path): voice '\(name)': \(error)", exitCode: ExitCode.scriptFailure)
+                    throw CommandFailure(
+                        "\(document.path): voice '\(name)': \(error)", exitCode: ExitCode.scriptFailure)
                 }
-                let lines = (try? String(contentsOfFile: document.path, encoding: .utf8))?
+                let lines =
+                    (try? String(contentsOfFile: document.path, encoding: .utf8))?
                     .split(separator: "\n", omittingEmptySubsequences: false) ?? []
                 let source = lines.indices.contains(location.line - 1) ? String(lines[location.line - 1]) : ""
                 let diagnostic = ScriptDiagnostic(
@@ -136,7 +142,8 @@ public enum ScenarioInputs {
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         let library = try directory.map { try VoiceLibrary(directory: $0) }
         let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: library?.directory)
-        let speech = keepingAudio
+        let speech =
+            keepingAudio
             ? SpeechLibrary(synthesizer: synthesizer) : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0)
         return Speech(library: library, synthesizer: synthesizer, speech: speech)
     }

@@ -84,7 +84,9 @@ public struct TerminalKeyDecoder: Sendable {
             let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
             guard bytes.count >= length else { return nil }
             let text = String(decoding: bytes[0..<length], as: UTF8.self)
-            guard let character = text.first, text.count == 1, character != "\u{FFFD}" else { return (.ignored, length) }
+            guard let character = text.first, text.count == 1, character != "\u{FFFD}" else {
+                return (.ignored, length)
+            }
             return (.character(character), length)
         default:
             return (.ignored, 1)

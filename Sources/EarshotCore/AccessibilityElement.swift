@@ -95,7 +95,9 @@ public struct AccessibilityElement: Hashable, Sendable {
         if container == .combine { return true }
         if container == .contain { return false }
         // Something to say, or a control to operate: an empty `Text` is no element, an unlabeled button is one.
-        let controls: Traits = [.button, .backButton, .link, .searchField, .textField, .secureTextField, .adjustable, .tab]
+        let controls: Traits = [
+            .button, .backButton, .link, .searchField, .textField, .secureTextField, .adjustable, .tab,
+        ]
         return !label.isEmpty || !value.isEmpty || switchState != nil || !traits.isDisjoint(with: controls)
     }
 }

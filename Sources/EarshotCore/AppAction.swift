@@ -37,7 +37,8 @@ public struct MediaTrack: Hashable, Sendable {
     public var captions: [CaptionCue]
 
     /// Creates a track.
-    public init(name: String, duration: TimeSpan, narration: [(offset: TimeSpan, text: String)], captions: [CaptionCue]) {
+    public init(name: String, duration: TimeSpan, narration: [(offset: TimeSpan, text: String)], captions: [CaptionCue])
+    {
         self.name = name
         self.duration = duration
         self.narration = narration

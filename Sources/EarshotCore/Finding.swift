@@ -34,24 +34,34 @@ public enum FindingRules {
 
     /// Every rule, in the order reports list them.
     public static let all: [Rule] = [
-        Rule(id: "announcement-while-typing", impact: .serious, card: "announcement-spam",
-             summary: "an announcement is posted while the user is still typing"),
-        Rule(id: "echo-cut-by-announcement", impact: .serious, card: "announcement-spam",
-             summary: "the echo of a typed character is cut by an announcement"),
-        Rule(id: "announcement-cut-by-announcement", impact: .serious, card: "meaningful-announcement",
-             summary: "an announcement is cut by the app's next announcement"),
-        Rule(id: "focus-read-cut-by-announcement", impact: .moderate, card: "announcement-spam",
-             summary: "what VoiceOver was reading for the user is cut by an announcement"),
-        Rule(id: "announcement-flood", impact: .serious, card: "announcement-spam",
-             summary: "more than 5 announcements in 10 seconds"),
-        Rule(id: "placeholder-exposed", impact: .serious, card: "skeleton-noise",
-             summary: "a loading placeholder is in the accessibility tree and is reached as content"),
-        Rule(id: "sound-without-text", impact: .critical, card: "audio-only-task",
-             summary: "a sound or media track carries information no text shows"),
-        Rule(id: "stale-poll-backlog", impact: .moderate, card: "updates-frequently",
-             summary: "a polled value is spoken after it has already changed"),
-        Rule(id: "silent-changing-value", impact: .moderate, card: "updates-frequently",
-             summary: "the focused element's text keeps changing and VoiceOver says nothing (it needs .updatesFrequently)"),
+        Rule(
+            id: "announcement-while-typing", impact: .serious, card: "announcement-spam",
+            summary: "an announcement is posted while the user is still typing"),
+        Rule(
+            id: "echo-cut-by-announcement", impact: .serious, card: "announcement-spam",
+            summary: "the echo of a typed character is cut by an announcement"),
+        Rule(
+            id: "announcement-cut-by-announcement", impact: .serious, card: "meaningful-announcement",
+            summary: "an announcement is cut by the app's next announcement"),
+        Rule(
+            id: "focus-read-cut-by-announcement", impact: .moderate, card: "announcement-spam",
+            summary: "what VoiceOver was reading for the user is cut by an announcement"),
+        Rule(
+            id: "announcement-flood", impact: .serious, card: "announcement-spam",
+            summary: "more than 5 announcements in 10 seconds"),
+        Rule(
+            id: "placeholder-exposed", impact: .serious, card: "skeleton-noise",
+            summary: "a loading placeholder is in the accessibility tree and is reached as content"),
+        Rule(
+            id: "sound-without-text", impact: .critical, card: "audio-only-task",
+            summary: "a sound or media track carries information no text shows"),
+        Rule(
+            id: "stale-poll-backlog", impact: .moderate, card: "updates-frequently",
+            summary: "a polled value is spoken after it has already changed"),
+        Rule(
+            id: "silent-changing-value", impact: .moderate, card: "updates-frequently",
+            summary:
+                "the focused element's text keeps changing and VoiceOver says nothing (it needs .updatesFrequently)"),
     ]
 
     /// The rule with an id.
@@ -66,7 +76,8 @@ public enum FindingRules {
                 existing.occurrences += 1
                 found[id] = existing
             } else {
-                found[id] = Finding(rule: id, impact: rule.impact, card: rule.card, at: at, message: message, occurrences: 1)
+                found[id] = Finding(
+                    rule: id, impact: rule.impact, card: rule.card, at: at, message: message, occurrences: 1)
             }
         }
         let announcements = timeline.utterances.filter(\.utterance.isAppSpeech)
@@ -76,20 +87,25 @@ public enum FindingRules {
             if let before = keys.last(where: { $0 <= at }), let after = keys.first(where: { $0 > at }),
                 after - before <= typingGap
             {
-                note("announcement-while-typing", at, "\"\(record.utterance.text)\" posted at \(at) between keystrokes at \(before) and \(after)")
+                note(
+                    "announcement-while-typing", at,
+                    "\"\(record.utterance.text)\" posted at \(at) between keystrokes at \(before) and \(after)")
             }
         }
         for record in timeline.utterances {
             // A cut after 0 frames replaced speech before it made a sound: nothing was lost to the listener.
-            guard case .interrupted(_, let cut, let by) = record.outcome, record.heardFrames > 0, let cutter = by.utterance,
+            guard case .interrupted(_, let cut, let by) = record.outcome, record.heardFrames > 0,
+                let cutter = by.utterance,
                 let cutting = timeline.record(cutter), cutting.utterance.isAppSpeech
             else { continue }
             let heard = "\"\(record.heardText)—\" cut at \(cut) by \"\(cutting.utterance.text)\""
             switch record.utterance.kind {
             case .typingEcho: note("echo-cut-by-announcement", cut, "echo " + heard)
-            case .announcement, .pageScrolled, .layoutChange where record.utterance.isAppSpeech:
+            case .announcement, .pageScrolled,
+                .layoutChange where record.utterance.isAppSpeech:
                 note("announcement-cut-by-announcement", cut, "announcement " + heard)
-            case .focusRead, .screenChange, .layoutChange: note("focus-read-cut-by-announcement", cut, "focus read " + heard)
+            case .focusRead, .screenChange, .layoutChange:
+                note("focus-read-cut-by-announcement", cut, "focus read " + heard)
             default: break
             }
         }
@@ -97,7 +113,9 @@ public enum FindingRules {
         for (index, start) in times.enumerated() {
             let inWindow = times[index...].prefix { $0 - start < .seconds(10) }.count
             if inWindow > 5 {
-                note("announcement-flood", start, "\(inWindow) announcements between \(start) and \(start + .seconds(10))")
+                note(
+                    "announcement-flood", start,
+                    "\(inWindow) announcements between \(start) and \(start + .seconds(10))")
                 break
             }
         }
@@ -119,8 +137,12 @@ public enum FindingRules {
             case .scanHighlight(let element): id = element
             default: id = nil
             }
-            guard let id, let element = timeline.screen(at: event.at)?.element(id), element.isPlaceholder else { continue }
-            note("placeholder-exposed", event.at, "placeholder \(id) \"\(element.spokenDescription())\" reached at \(event.at)")
+            guard let id, let element = timeline.screen(at: event.at)?.element(id), element.isPlaceholder else {
+                continue
+            }
+            note(
+                "placeholder-exposed", event.at,
+                "placeholder \(id) \"\(element.spokenDescription())\" reached at \(event.at)")
         }
     }
 
@@ -133,7 +155,9 @@ public enum FindingRules {
                     note("sound-without-text", event.at, "sound \(name) at \(event.at) with no visible change of text")
                 }
             case .media(let track, _) where track.captions.isEmpty && !track.narration.isEmpty:
-                note("sound-without-text", event.at, "media \(track.name) at \(event.at) has narration and no caption track")
+                note(
+                    "sound-without-text", event.at,
+                    "media \(track.name) at \(event.at) has narration and no caption track")
             default:
                 break
             }
@@ -162,7 +186,9 @@ public enum FindingRules {
     private static func pollFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
         for record in timeline.utterances where timeline.isStalePoll(record) {
             guard let start = record.start else { continue }
-            note("stale-poll-backlog", start, "poll \"\(record.utterance.text)\" started at \(start) after its element had changed")
+            note(
+                "stale-poll-backlog", start,
+                "poll \"\(record.utterance.text)\" started at \(start) after its element had changed")
         }
         silentValueFindings(timeline, note)
     }
@@ -194,7 +220,9 @@ public enum FindingRules {
                 return start >= move.at && start < end
             }
             if changes >= 3 && !spoke {
-                note("silent-changing-value", move.at, "\(id) changed \(changes) times while focused from \(move.at) to \(end) and nothing was read")
+                note(
+                    "silent-changing-value", move.at,
+                    "\(id) changed \(changes) times while focused from \(move.at) to \(end) and nothing was read")
             }
         }
     }

@@ -89,8 +89,12 @@ public struct TimeSpan: Comparable, Hashable, Sendable, CustomStringConvertible 
     public var milliseconds: Int64 { nanoseconds / 1_000_000 }
 
     public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-    public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
-    public static func - (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
+    public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
+        TimeSpan(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+    }
+    public static func - (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
+        TimeSpan(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+    }
     public static func * (lhs: TimeSpan, rhs: Int) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds * Int64(rhs)) }
 
     /// `1.234s` (milliseconds precision), or `150ms` under a second.

@@ -68,8 +68,11 @@ extension Simulation {
         guard case .speaking(let start) = timeline.utterances[utterance.id].outcome else { return }
         if let speakingEnd, speakingEnd.id == utterance.id { scheduler.cancel(speakingEnd.timer) }
         speakingEnd = nil
-        let heardFrames = (now - start).nanoseconds == 0 ? 0 : now.frame(atRate: speech.sampleRate)
-            - start.frame(atRate: speech.sampleRate)
+        let heardFrames =
+            (now - start).nanoseconds == 0
+            ? 0
+            : now.frame(atRate: speech.sampleRate)
+                - start.frame(atRate: speech.sampleRate)
         if let timing = timeline.utterances[utterance.id].timing {
             timeline.utterances[utterance.id].cutPoint = timing.cut(afterFrames: heardFrames)
         }
@@ -99,7 +102,8 @@ extension Simulation {
     // MARK: Hints (V12)
 
     private func armHint(for element: AccessibilityElement) {
-        let action = hint.focusReadFinished(elementID: element.id, hint: element.hint, at: now, settings: profile.voiceOver)
+        let action = hint.focusReadFinished(
+            elementID: element.id, hint: element.hint, at: now, settings: profile.voiceOver)
         guard case .arm(let deadline, _, let generation) = action else { return }
         hintTimer = scheduler.schedule(at: deadline) { [unowned self] in
             hintTimer = nil

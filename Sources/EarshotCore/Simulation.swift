@@ -90,7 +90,9 @@ public final class Simulation {
 
     /// Schedules app actions; `origin` and `iteration` feed `{clock}`, `{countdown}` and `{n}`.
     public func schedule(_ actions: [AppAction], at instant: Instant, origin: Instant? = nil, iteration: Int = 1) {
-        scheduler.schedule(at: instant) { [unowned self] in run(actions, origin: origin ?? instant, iteration: iteration) }
+        scheduler.schedule(at: instant) { [unowned self] in
+            run(actions, origin: origin ?? instant, iteration: iteration)
+        }
     }
 
     /// True while something is speaking or waiting to speak.
@@ -175,13 +177,15 @@ public final class Simulation {
     /// Runs the app's reactions to `trigger` after the app's reaction delay (the next run-loop turn).
     func react(to trigger: AppTrigger) {
         for actions in reactions[trigger] ?? [] {
-            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now) }
+            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now)
+            }
         }
     }
 
     // MARK: Focus
 
-    func moveFocus(to id: String, request: SpeechRequest, kind: UtteranceKind, cause: String, spokenText: String? = nil) {
+    func moveFocus(to id: String, request: SpeechRequest, kind: UtteranceKind, cause: String, spokenText: String? = nil)
+    {
         let previous = focusedID
         focusedID = id
         let order = screen.navigationOrder

@@ -57,7 +57,8 @@ public struct SpeechChannel: Sendable {
             }
         case .interrupt:
             if let current {
-                effects.append(.cut(current, by: Interruption(utterance: utterance.id, description: utterance.shortName)))
+                effects.append(
+                    .cut(current, by: Interruption(utterance: utterance.id, description: utterance.shortName)))
             }
             current = utterance
             effects.append(.start(utterance))

@@ -54,7 +54,8 @@ public final class SpeechLibrary: @unchecked Sendable {
             return known
         }
         let speech = try synthesizeAndStore(key, frameLimit: nil)
-        return SpeechTiming(text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+        return SpeechTiming(
+            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
     }
 
     /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else

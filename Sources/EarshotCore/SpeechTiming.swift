@@ -35,8 +35,9 @@ public struct SpeechTiming: Hashable, Sendable {
         // Nothing is heard of a word cut at its very first frame (a cut after 0 frames hears nothing at all).
         let reached = heardFrames == 0 ? nil : words.lastIndex { $0.frame < heardFrames }
         guard let reached else {
-            return CutPoint(heardFrames: heardFrames, heardText: "", lastFullWord: nil, cutWord: nil,
-                            lostWords: words.indices.map(word))
+            return CutPoint(
+                heardFrames: heardFrames, heardText: "", lastFullWord: nil, cutWord: nil,
+                lostWords: words.indices.map(word))
         }
         let scalars = Array(text.unicodeScalars)
         let end = min(words[reached].textRange.upperBound, scalars.count)

@@ -85,7 +85,8 @@ extension TextTemplate {
                 return context.tables[table]?[keyText] ?? ""
             case .clock:
                 let total = Int(context.elapsed.nanoseconds / 1_000_000_000)
-                return "\(Self.twoDigits(total / 3600)):\(Self.twoDigits(total / 60 % 60)):\(Self.twoDigits(total % 60))"
+                return
+                    "\(Self.twoDigits(total / 3600)):\(Self.twoDigits(total / 60 % 60)):\(Self.twoDigits(total % 60))"
             case .countdown(let total):
                 let left = max(0, Int((total - context.elapsed).nanoseconds / 1_000_000_000))
                 return "\(left / 60):\(Self.twoDigits(left % 60))"

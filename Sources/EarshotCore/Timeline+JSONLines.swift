@@ -83,21 +83,30 @@ extension Timeline {
             return object
         case .app(let text): return ["type": "app", "action": .string(text)]
         case .focus(let from, let to, let index, let cause):
-            return ["type": "focus", "from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null,
-                    "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause)]
+            return [
+                "type": "focus", "from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null,
+                "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause),
+            ]
         case .earcon(let name, let duration):
             return ["type": "earcon", "name": .string(name), "duration_ms": .int(duration.milliseconds)]
         case .sound(let name, let duration, let heard):
-            return ["type": "sound", "name": .string(name), "duration_ms": .int(duration.milliseconds), "heard": .bool(heard)]
+            return [
+                "type": "sound", "name": .string(name), "duration_ms": .int(duration.milliseconds),
+                "heard": .bool(heard),
+            ]
         case .media(let track, let heard):
-            return ["type": "media", "name": .string(track.name), "duration_ms": .int(track.duration.milliseconds),
-                    "heard": .bool(heard), "captions": .int(Int64(track.captions.count))]
+            return [
+                "type": "media", "name": .string(track.name), "duration_ms": .int(track.duration.milliseconds),
+                "heard": .bool(heard), "captions": .int(Int64(track.captions.count)),
+            ]
         case .caption(let text, let until):
             return ["type": "caption", "text": .string(text), "until_ms": .int(until.milliseconds)]
         case .visibleText(let text): return ["type": "text", "text": .string(text)]
         case .announcementDidFinish(let id, let text, let success):
-            return ["type": "announcementDidFinish", "utterance": .int(Int64(id)), "text": .string(text),
-                    "wasSuccessful": .bool(success)]
+            return [
+                "type": "announcementDidFinish", "utterance": .int(Int64(id)), "text": .string(text),
+                "wasSuccessful": .bool(success),
+            ]
         case .scanHighlight(let id): return ["type": "scan", "element": .string(id)]
         case .focusLost(let id): return ["type": "focusLost", "element": .string(id)]
         }

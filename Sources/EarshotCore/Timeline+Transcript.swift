@@ -26,8 +26,10 @@ extension Timeline {
             case .interrupted(let start, let cut, let by):
                 let heard = record.cutPoint?.heardText ?? ""
                 add(start, record.outcomeSequence, "\(label) \(heard)—  (\(start)–\(cut))")
-                add(cut, record.cutSequence,
-                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by \(by.description)")
+                add(
+                    cut, record.cutSequence,
+                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by \(by.description)"
+                )
             case .dropped(let at, let reason, _) where includeDropped:
                 add(at, record.outcomeSequence, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
             case .speaking(let start):

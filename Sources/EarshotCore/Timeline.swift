@@ -165,12 +165,15 @@ public struct Timeline: Sendable {
             let element = screen(at: start, before: record.outcomeSequence)?.element(id)
         else { return false }
         let text = record.utterance.text
-        return text != element.value && text != element.label && (element.value.isEmpty || !text.contains(element.value))
+        return text != element.value && text != element.label
+            && (element.value.isEmpty || !text.contains(element.value))
     }
 
     /// Utterances that produced sound, in start order.
     public var heardUtterances: [UtteranceRecord] {
-        utterances.filter { $0.start != nil }.sorted { ($0.start ?? .zero, $0.utterance.id) < ($1.start ?? .zero, $1.utterance.id) }
+        utterances.filter { $0.start != nil }.sorted {
+            ($0.start ?? .zero, $0.utterance.id) < ($1.start ?? .zero, $1.utterance.id)
+        }
     }
 
     /// Instants of the user's keystrokes.

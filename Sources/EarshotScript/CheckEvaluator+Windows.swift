@@ -61,7 +61,9 @@ extension CheckEvaluator {
             let starts = notes("load \(name) started")
             let ends = notes("load \(name) finished")
             // Half-open: what happens at the instant the load finishes happens after loading.
-            let stops = ends.map { $0 - TimeSpan(nanoseconds: 1) } + Array(repeating: end, count: max(0, starts.count - ends.count))
+            let stops =
+                ends.map { $0 - TimeSpan(nanoseconds: 1) }
+                + Array(repeating: end, count: max(0, starts.count - ends.count))
             return zip(starts, stops).map { $0...max($0, $1) }
         case .whileMediaPlays(let name):
             return timeline.events.compactMap { event in
@@ -131,7 +133,8 @@ extension CheckEvaluator {
         case .spoken(let start, let end): return "\(start)–\(end) \(kind) \"\(record.utterance.text)\""
         case .interrupted(let start, let cut, let by):
             return "\(start)–\(cut) \(kind) \"\(record.heardText)—\" cut by \(by.description)"
-        case .dropped(let at, let reason, _): return "\(at) \(kind) \"\(record.utterance.text)\" dropped (\(reason.rawValue))"
+        case .dropped(let at, let reason, _):
+            return "\(at) \(kind) \"\(record.utterance.text)\" dropped (\(reason.rawValue))"
         case .pending, .speaking: return "\(record.utterance.requestedAt) \(kind) \"\(record.utterance.text)\""
         }
     }

@@ -25,10 +25,12 @@ public struct CheckEvaluator {
         let (passed, evidence): (Bool, [String])
         switch assertion.kind {
         case .count(let count): (passed, evidence) = evaluateCount(count)
-        case .reads(let reference, let match, let whenFocused): (passed, evidence) = reads(reference, match, whenFocused)
+        case .reads(let reference, let match, let whenFocused):
+            (passed, evidence) = reads(reference, match, whenFocused)
         case .heardEvery(let match, let interval, let window): (passed, evidence) = heardEvery(match, interval, window)
         case .focusStays(let element, let load): (passed, evidence) = focusStays(element, load)
-        case .reaches(let navigation, let element, let window): (passed, evidence) = reaches(navigation, element, window)
+        case .reaches(let navigation, let element, let window):
+            (passed, evidence) = reaches(navigation, element, window)
         case .staysVisible(let element, let window): (passed, evidence) = staysVisible(element, window)
         case .textVisible(let match, let window): (passed, evidence) = textVisible(match, window)
         case .screensSoundDifferent(let names): (passed, evidence) = screensSoundDifferent(names)
@@ -54,7 +56,9 @@ public struct CheckEvaluator {
         switch subject {
         case .announcement:
             return timeline.utterances.filter(\.utterance.isAppSpeech).map { record in
-                Item(at: record.utterance.requestedAt, text: record.utterance.text, elementID: nil, detail: describe(record))
+                Item(
+                    at: record.utterance.requestedAt, text: record.utterance.text, elementID: nil,
+                    detail: describe(record))
             }
         case .speech:
             return timeline.heardUtterances.map(heardItem)
@@ -66,7 +70,9 @@ public struct CheckEvaluator {
         case .cut:
             return timeline.utterances.compactMap { record in
                 guard case .interrupted(_, let cut, _) = record.outcome else { return nil }
-                return Item(at: cut, text: record.utterance.text, elementID: record.utterance.elementID, detail: describe(record))
+                return Item(
+                    at: cut, text: record.utterance.text, elementID: record.utterance.elementID,
+                    detail: describe(record))
             }
         case .scanStop, .swipeStop:
             return timeline.events.compactMap { event in
@@ -83,7 +89,8 @@ public struct CheckEvaluator {
         case .caption:
             return timeline.events.compactMap { event in
                 guard case .caption(let text, let until) = event.kind else { return nil }
-                return Item(at: event.at, text: text, elementID: nil, detail: "caption \"\(text)\" \(event.at)–\(until)")
+                return Item(
+                    at: event.at, text: text, elementID: nil, detail: "caption \"\(text)\" \(event.at)–\(until)")
             }
         case .sound:
             return timeline.events.compactMap { event in
@@ -94,8 +101,9 @@ public struct CheckEvaluator {
     }
 
     func heardItem(_ record: UtteranceRecord) -> Item {
-        Item(at: record.start ?? record.utterance.requestedAt, text: record.utterance.text,
-             elementID: record.utterance.elementID, detail: describe(record))
+        Item(
+            at: record.start ?? record.utterance.requestedAt, text: record.utterance.text,
+            elementID: record.utterance.elementID, detail: describe(record))
     }
 
     func evaluateCount(_ count: ScenarioCount) -> (Bool, [String]) {
@@ -122,7 +130,9 @@ public struct CheckEvaluator {
 
     // MARK: Other assertions
 
-    func reads(_ reference: ScenarioElementReference, _ match: ScenarioTextMatch, _ whenFocused: Bool) -> (Bool, [String]) {
+    func reads(_ reference: ScenarioElementReference, _ match: ScenarioTextMatch, _ whenFocused: Bool) -> (
+        Bool, [String]
+    ) {
         let id: String
         switch reference {
         case .id(let element):
@@ -143,7 +153,8 @@ public struct CheckEvaluator {
             return (matches(phrase, match), ["\(id) reads \"\(phrase)\" at the end of the run"])
         }
         let reads = timeline.heardUtterances.filter { record in
-            record.utterance.elementID == id && [.focusRead, .screenChange, .layoutChange].contains(record.utterance.kind)
+            record.utterance.elementID == id
+                && [.focusRead, .screenChange, .layoutChange].contains(record.utterance.kind)
         }
         // The last time focus landed there, and it must have been heard to the end: a read cut off by an
         // announcement did not tell the user anything.
@@ -179,24 +190,33 @@ public struct CheckEvaluator {
             let tail = range.upperBound - quietFrom
             if heard.isEmpty || tail > interval + tolerance {
                 passed = false
-                evidence.append(heard.isEmpty ? "nothing matching heard \(describe([range]))"
-                                : "silent \(tail) from \(quietFrom) to \(range.upperBound)")
+                evidence.append(
+                    heard.isEmpty
+                        ? "nothing matching heard \(describe([range]))"
+                        : "silent \(tail) from \(quietFrom) to \(range.upperBound)")
             }
-            evidence.append("heard \(heard.count) matching \(describe([range])): "
-                            + heard.prefix(8).map { "\"\($0.heardText)\" at \($0.start ?? .zero)" }.joined(separator: ", "))
+            evidence.append(
+                "heard \(heard.count) matching \(describe([range])): "
+                    + heard.prefix(8).map { "\"\($0.heardText)\" at \($0.start ?? .zero)" }.joined(separator: ", "))
         }
         return (passed, evidence)
     }
 
     func focusStays(_ element: String?, _ load: String) -> (Bool, [String]) {
-        guard let finished = notes("load \(load) finished").first else { return (false, ["load \(load) never finished"]) }
+        guard let finished = notes("load \(load) finished").first else {
+            return (false, ["load \(load) never finished"])
+        }
         let before = focusEvents.last { $0.at < finished }
         let after = focusEvents.filter { $0.at >= finished && $0.at <= finished + .seconds(1) && !$0.byUser }
-        var evidence = ["load \(load) finished at \(finished); focus was on \(before?.to ?? "nothing") (position \(before?.index.map(String.init) ?? "-"))"]
+        var evidence = [
+            "load \(load) finished at \(finished); focus was on \(before?.to ?? "nothing") (position \(before?.index.map(String.init) ?? "-"))"
+        ]
         var passed = element == nil || before?.to == element
         if let element, before?.to != element { evidence.append("focus was not on \(element) when the load finished") }
         for move in after {
-            evidence.append("focus → \(move.to ?? "nothing") (position \(move.index.map(String.init) ?? "-")) at \(move.at) by \(move.cause)")
+            evidence.append(
+                "focus → \(move.to ?? "nothing") (position \(move.index.map(String.init) ?? "-")) at \(move.at) by \(move.cause)"
+            )
             if let element {
                 if move.to != element || before?.to != element { passed = false }
             } else if move.index != before?.index {
@@ -212,8 +232,10 @@ public struct CheckEvaluator {
             windows.contains { $0.contains(item.at) }
         }
         let reached = stops.filter { $0.elementID == element }
-        let evidence = ["\(navigation.rawValue) stops \(describe(windows)): "
-                        + stops.prefix(12).map { $0.elementID ?? "?" }.joined(separator: " → ")]
+        let evidence = [
+            "\(navigation.rawValue) stops \(describe(windows)): "
+                + stops.prefix(12).map { $0.elementID ?? "?" }.joined(separator: " → ")
+        ]
         return (!reached.isEmpty, evidence + reached.prefix(3).map { "reached \(element) at \($0.at)" })
     }
 
@@ -224,7 +246,9 @@ public struct CheckEvaluator {
             return (false, ["\(element) never appeared \(describe([range]))"])
         }
         if let gone = snapshots.first(where: { $0.at > shown.at && !$0.screen.isExposed(element) }) {
-            return (false, ["\(element) appeared at \(shown.at) and disappeared at \(gone.at), before \(range.upperBound)"])
+            return (
+                false, ["\(element) appeared at \(shown.at) and disappeared at \(gone.at), before \(range.upperBound)"]
+            )
         }
         return (true, ["\(element) visible from \(shown.at) through \(range.upperBound)"])
     }

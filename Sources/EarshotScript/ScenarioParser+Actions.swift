@@ -13,7 +13,8 @@ extension ParserState {
             let span = try cursor.span("a time such as 1.2s")
             let at = Instant.zero + span
             if at < cursorTime {
-                throw cursor.failure(at: token, "time goes backwards: \(at) is before \(cursorTime)",
+                throw cursor.failure(
+                    at: token, "time goes backwards: \(at) is before \(cursorTime)",
                     hint: "timed lines run in order; the previous line is at \(cursorTime)")
             }
             time = at
@@ -45,7 +46,8 @@ extension ParserState {
                 let until = Instant.zero + (try cursor.span("when it stops"))
                 count = Int(max(0, (until - time).nanoseconds / interval.nanoseconds))
             } else {
-                throw cursor.failure(at: cursor.current, "expected 'for', 'times' or 'until' after the interval",
+                throw cursor.failure(
+                    at: cursor.current, "expected 'for', 'times' or 'until' after the interval",
                     hint: "write e.g. every 1s for 60s set stopwatch label \"{clock}\"")
             }
             repetition = ScenarioRepetition(interval: interval, count: count)
@@ -67,14 +69,18 @@ extension ParserState {
         } else if appActionKeywords.contains(actionToken.text) {
             action = .app(try parseAppAction(&cursor, line: line))
         } else {
-            throw cursor.failure(at: actionToken, "unknown action '\(actionToken.text)'",
-                hint: Suggestion.hint(for: actionToken.text, among: userActionKeywords + appActionKeywords, listing: true))
+            throw cursor.failure(
+                at: actionToken, "unknown action '\(actionToken.text)'",
+                hint: Suggestion.hint(
+                    for: actionToken.text, among: userActionKeywords + appActionKeywords, listing: true))
         }
         if let repetition { busy = busy + repetition.interval * repetition.count }
         cursorTime = time
         endTime = max(endTime, time + busy)
-        timeline.append(ScenarioTimedEvent(time: time, repetition: repetition, action: action,
-            location: location(line, first)))
+        timeline.append(
+            ScenarioTimedEvent(
+                time: time, repetition: repetition, action: action,
+                location: location(line, first)))
     }
 
     private mutating func parseUserAction(_ cursor: inout TokenCursor, line: ScriptLine) throws(ParseFailure)
@@ -131,10 +137,12 @@ extension ParserState {
                 guard let first = cursor.current, first.kind == .word, appActionKeywords.contains(first.text) else {
                     let found = cursor.current
                     var hint = Suggestion.hint(for: found?.text ?? "", among: appActionKeywords)
-                    if let word = found?.text, userActionKeywords.contains(word) || word == "at" || word.hasPrefix("+") {
+                    if let word = found?.text, userActionKeywords.contains(word) || word == "at" || word.hasPrefix("+")
+                    {
                         hint = "user actions and timed lines go at the top level, not inside a block"
                     }
-                    throw cursor.failure(at: found, "expected an app action, found \(cursor.foundDescription)",
+                    throw cursor.failure(
+                        at: found, "expected an app action, found \(cursor.foundDescription)",
                         hint: hint ?? "write one of: \(appActionKeywords.joined(separator: ", "))")
                 }
                 actions.append(try parseAppAction(&cursor, line: line))
@@ -229,7 +237,8 @@ extension ParserState {
         default:  // load
             let name = try cursor.word("the load's name")
             guard cursor.accept("after") else {
-                throw cursor.failure(at: cursor.current, "expected 'after' and a delay",
+                throw cursor.failure(
+                    at: cursor.current, "expected 'after' and a delay",
                     hint: "write: load \(name.text) after 2s on 3g 6s:")
             }
             let delay = try cursor.span("the load's delay")
@@ -242,8 +251,10 @@ extension ParserState {
             try requireBlock(line, keyword: "load")
             takesBlock = true
             if !loadNames.contains(name.text) { loadNames.append(name.text) }
-            kind = .load(ScenarioLoad(name: name.text, delay: delay, networkDelays: byNetwork,
-                actions: parseAppActionBlock(line.children)))
+            kind = .load(
+                ScenarioLoad(
+                    name: name.text, delay: delay, networkDelays: byNetwork,
+                    actions: parseAppActionBlock(line.children)))
         }
         try cursor.finish()
         if !takesBlock { rejectBlock(line, keyword: token.text) }
@@ -269,14 +280,17 @@ extension ParserState {
             }
             let open = index
             guard let close = chars[open...].firstIndex(of: "}") else {
-                throw ParseFailure(line: line.number, column: token.column + 1 + open, length: chars.count - open,
+                throw ParseFailure(
+                    line: line.number, column: token.column + 1 + open, length: chars.count - open,
                     message: "unterminated interpolation", hint: "close it with '}'")
             }
             if !literal.isEmpty { parts.append(.literal(literal)) }
             literal = ""
             let column = token.column + 1 + open
-            parts.append(try interpolation(String(chars[(open + 1)..<close]), line: line, column: column,
-                length: close - open + 1))
+            parts.append(
+                try interpolation(
+                    String(chars[(open + 1)..<close]), line: line, column: column,
+                    length: close - open + 1))
             index = close + 1
         }
         if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
@@ -308,13 +322,19 @@ extension ParserState {
             return .countdown(from: span)
         case (_, 1), (_, 2):
             guard let defaultKey = tableKeys[head] else {
-                throw fail("unknown data table '\(head)' in interpolation",
-                    Suggestion.hint(for: head, among: Array(tableKeys.keys) + ["value", "label", "clock", "countdown",
-                        "count"]) ?? forms)
+                throw fail(
+                    "unknown data table '\(head)' in interpolation",
+                    Suggestion.hint(
+                        for: head,
+                        among: Array(tableKeys.keys) + [
+                            "value", "label", "clock", "countdown",
+                            "count",
+                        ]) ?? forms)
             }
             let key = words.count == 2 ? words[1] : defaultKey
             guard !key.isEmpty else {
-                throw fail("the data table '\(head)' has no key element", "write {\(head) ID} with the element to look up")
+                throw fail(
+                    "the data table '\(head)' has no key element", "write {\(head) ID} with the element to look up")
             }
             elementReference(key)
             return .lookup(table: head, keyElement: key)

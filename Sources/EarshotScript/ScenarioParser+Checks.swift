@@ -20,13 +20,16 @@ extension ParserState {
                 try childCursor.finish()
                 rejectBlock(child, keyword: child.tokens.first?.text ?? "")
                 let text = child.text.trimmingCharacters(in: .whitespaces)
-                assertions.append(ScenarioAssertion(kind: kind, text: Self.stripComment(text),
-                    location: location(child, child.tokens.first)))
+                assertions.append(
+                    ScenarioAssertion(
+                        kind: kind, text: Self.stripComment(text),
+                        location: location(child, child.tokens.first)))
             } catch {
                 report(error)
             }
         }
-        checks.append(ScenarioCheck(name: name.text, assertions: assertions, location: location(line, line.tokens.first)))
+        checks.append(
+            ScenarioCheck(name: name.text, assertions: assertions, location: location(line, line.tokens.first)))
     }
 
     private static func stripComment(_ text: String) -> String {
@@ -53,14 +56,20 @@ extension ParserState {
             return .count(ScenarioCount(quantifier: .none, subject: .speech, window: try window(&cursor, line: line)))
         }
         if cursor.accept(["captions", "appear"]) {
-            return .count(ScenarioCount(quantifier: .atLeast(1), subject: .caption,
-                window: try window(&cursor, line: line)))
+            return .count(
+                ScenarioCount(
+                    quantifier: .atLeast(1), subject: .caption,
+                    window: try window(&cursor, line: line)))
         }
         if cursor.accept(["scan", "never", "stops"]) {
             let target = try targetFilter(&cursor, line: line)
-            guard target != nil else { throw cursor.failure(at: cursor.current, "expected 'on' and what the scan skips") }
-            return .count(ScenarioCount(quantifier: .none, subject: .scanStop, target: target,
-                window: try window(&cursor, line: line)))
+            guard target != nil else {
+                throw cursor.failure(at: cursor.current, "expected 'on' and what the scan skips")
+            }
+            return .count(
+                ScenarioCount(
+                    quantifier: .none, subject: .scanStop, target: target,
+                    window: try window(&cursor, line: line)))
         }
         if cursor.peekWord() == "scan" || cursor.peekWord() == "swipe" {
             let mode = ScenarioNavigation(rawValue: cursor.advance()?.text ?? "") ?? .swipe
@@ -70,7 +79,8 @@ extension ParserState {
         }
         if cursor.accept("element") {
             let reference: ScenarioElementReference =
-                cursor.accept("after") ? .after(try elementID(&cursor, line: line)) : .id(try elementID(&cursor, line: line))
+                cursor.accept("after")
+                ? .after(try elementID(&cursor, line: line)) : .id(try elementID(&cursor, line: line))
             if cursor.accept(["stays", "visible"]) {
                 guard case .id(let id) = reference else {
                     throw cursor.failure(at: first, "'stays visible' needs an element id, not 'after'")
@@ -122,7 +132,8 @@ extension ParserState {
             }
             return .screensSoundDifferent(names)
         }
-        throw cursor.failure(at: first, "unknown assertion '\(first.text)'",
+        throw cursor.failure(
+            at: first, "unknown assertion '\(first.text)'",
             hint: Suggestion.hint(for: first.text, among: Self.assertionStarts)
                 ?? "start with one of: \(Self.assertionStarts.joined(separator: ", "))")
     }
@@ -144,7 +155,9 @@ extension ParserState {
         if cursor.accept("matching") { count.matching = try regex(&cursor) }
         if cursor.accept(["unless", "matching"]) { count.unlessMatching = try regex(&cursor) }
         count.window = try window(&cursor, line: line)
-        if count.unlessMatching == nil, cursor.accept(["unless", "matching"]) { count.unlessMatching = try regex(&cursor) }
+        if count.unlessMatching == nil, cursor.accept(["unless", "matching"]) {
+            count.unlessMatching = try regex(&cursor)
+        }
         return count
     }
 
@@ -170,7 +183,8 @@ extension ParserState {
             }
         }
         let names = ScenarioSubject.allCases.map(\.rawValue)
-        throw cursor.failure(at: cursor.current, "expected what to count, found \(cursor.foundDescription)",
+        throw cursor.failure(
+            at: cursor.current, "expected what to count, found \(cursor.foundDescription)",
             hint: Suggestion.hint(for: cursor.peekWord() ?? "", among: names)
                 ?? "count one of: \(names.joined(separator: ", "))")
     }
@@ -194,7 +208,8 @@ extension ParserState {
         do {
             _ = try NSRegularExpression(pattern: token.text)
         } catch {
-            throw cursor.failure(at: token, "invalid regular expression",
+            throw cursor.failure(
+                at: token, "invalid regular expression",
                 hint: "escape special characters with a backslash, e.g. \\. or \\$")
         }
         return token.text

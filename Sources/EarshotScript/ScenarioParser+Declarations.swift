@@ -54,17 +54,21 @@ extension ParserState {
         if let first = seen[id] {
             // Report a repeat's duplicates only once, on the first copy.
             if suffix == nil || suffix == "-1" {
-                throw cursor.failure(at: idToken, "duplicate element id '\(id)'",
+                throw cursor.failure(
+                    at: idToken, "duplicate element id '\(id)'",
                     hint: "'\(id)' is already declared on line \(first) of this screen")
             }
         }
         seen[id] = line.number
-        var element = ScenarioElement(kind: kind, id: id, label: "", value: nil, hint: nil, traits: [],
+        var element = ScenarioElement(
+            kind: kind, id: id, label: "", value: nil, hint: nil, traits: [],
             switchOn: kind == .toggle ? false : nil, hidden: false, placeholder: false, media: nil,
             container: kind == .group ? .contain : nil, children: [], location: location(line, kindToken))
         if cursor.atString { element.label = cursor.advance()?.text ?? "" }
-        let attributes = ["value", "hint", "trait", "switch", "on", "off", "hidden", "placeholder", "media", "combine",
-            "contain"]
+        let attributes = [
+            "value", "hint", "trait", "switch", "on", "off", "hidden", "placeholder", "media", "combine",
+            "contain",
+        ]
         while !cursor.isAtEnd {
             let attribute = try cursor.keyword(attributes, what: "element attribute")
             switch attribute.text {
@@ -76,7 +80,8 @@ extension ParserState {
             case "switch": element.switchOn = try cursor.flag("on or off")
             case "on", "off":
                 guard kind == .toggle else {
-                    throw cursor.failure(at: attribute, "'\(attribute.text)' is only for a toggle",
+                    throw cursor.failure(
+                        at: attribute, "'\(attribute.text)' is only for a toggle",
                         hint: "write 'switch \(attribute.text)' to give this element a switch state")
                 }
                 element.switchOn = attribute.text == "on"
@@ -127,18 +132,22 @@ extension ParserState {
             }
         }
         if entries.isEmpty { throw cursor.failure(at: nil, "the data table '\(name.text)' has no key=value entries") }
-        dataTables.append(ScenarioDataTable(name: name.text, keyElement: keyElement, entries: entries,
-            location: location(line, line.tokens.first)))
+        dataTables.append(
+            ScenarioDataTable(
+                name: name.text, keyElement: keyElement, entries: entries,
+                location: location(line, line.tokens.first)))
     }
 
     private func parsePairs(_ cursor: inout TokenCursor) throws(ParseFailure) -> [ScenarioDataEntry] {
         var entries: [ScenarioDataEntry] = []
         while let key = cursor.advance() {
             guard key.kind == .word || key.kind == .string else {
-                throw cursor.failure(at: key, "expected a key=value entry", hint: "write entries like j=42 \"two words\"=3")
+                throw cursor.failure(
+                    at: key, "expected a key=value entry", hint: "write entries like j=42 \"two words\"=3")
             }
             guard cursor.current?.kind == .equals else {
-                throw cursor.failure(at: cursor.current, "expected '=' after the key '\(key.text)'",
+                throw cursor.failure(
+                    at: cursor.current, "expected '=' after the key '\(key.text)'",
                     hint: "write entries like j=42 \"two words\"=3")
             }
             cursor.advance()
@@ -157,19 +166,22 @@ extension ParserState {
             throw cursor.failure(at: name, "duplicate media '\(name.text)'")
         }
         guard cursor.accept("duration") else {
-            throw cursor.failure(at: cursor.current, "expected 'duration' after the media's name",
+            throw cursor.failure(
+                at: cursor.current, "expected 'duration' after the media's name",
                 hint: "write: media \(name.text) duration 6s:")
         }
         let duration = try cursor.span("the media's duration")
         try cursor.finish()
-        var item = ScenarioMedia(name: name.text, duration: duration, narration: [], captions: [],
+        var item = ScenarioMedia(
+            name: name.text, duration: duration, narration: [], captions: [],
             location: location(line, line.tokens.first))
         for child in line.children {
             do throws(ParseFailure) {
                 var childCursor = TokenCursor(child)
                 let kind = try childCursor.keyword(["narration", "caption"], what: "media line")
                 guard childCursor.accept("at") else {
-                    throw childCursor.failure(at: childCursor.current, "expected 'at' and an offset",
+                    throw childCursor.failure(
+                        at: childCursor.current, "expected 'at' and an offset",
                         hint: "write: \(kind.text) at 1s \"…\"")
                 }
                 let offset = try childCursor.span("the offset into the media")
@@ -178,7 +190,8 @@ extension ParserState {
                 let text = try childCursor.string("the text")
                 try childCursor.finish()
                 rejectBlock(child, keyword: kind.text)
-                let timed = ScenarioTimedText(offset: offset, until: until, text: text.text,
+                let timed = ScenarioTimedText(
+                    offset: offset, until: until, text: text.text,
                     location: location(child, child.tokens.first))
                 if kind.text == "narration" { item.narration.append(timed) } else { item.captions.append(timed) }
             } catch {

@@ -103,11 +103,13 @@ struct ParserState {
             throw ScriptDiagnostics(diagnostics)
         }
         if let duration = settings.duration { endTime = max(endTime, Instant.zero + duration) }
-        let header = ScenarioHeader(title: title, pattern: pattern, variant: variant, saysDifferent: saysDifferent,
+        let header = ScenarioHeader(
+            title: title, pattern: pattern, variant: variant, saysDifferent: saysDifferent,
             profile: profile, settings: settings, location: titleLocation)
         let sorted = timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
-        return ScenarioDocument(path: path, header: header, screens: screens, dataTables: dataTables, media: media,
+        return ScenarioDocument(
+            path: path, header: header, screens: screens, dataTables: dataTables, media: media,
             reactions: reactions, timeline: sorted, checks: checks, endTime: endTime)
     }
 
@@ -115,9 +117,12 @@ struct ParserState {
 
     mutating func report(_ failure: ParseFailure) {
         let source = failure.line - 1 < rawLines.count && failure.line >= 1 ? rawLines[failure.line - 1] : ""
-        diagnostics.append(ScriptDiagnostic(location: SourceLocation(path: path, line: failure.line,
-            column: failure.column), length: failure.length, message: failure.message, hint: failure.hint,
-            sourceLine: source))
+        diagnostics.append(
+            ScriptDiagnostic(
+                location: SourceLocation(
+                    path: path, line: failure.line,
+                    column: failure.column), length: failure.length, message: failure.message, hint: failure.hint,
+                sourceLine: source))
     }
 
     func location(_ line: ScriptLine, _ token: ScriptToken?) -> SourceLocation {
@@ -125,18 +130,24 @@ struct ParserState {
     }
 
     mutating func reference(_ kind: Reference.Kind, _ token: ScriptToken, line: ScriptLine) {
-        references.append(Reference(kind: kind, name: token.text, line: line.number, column: token.column,
-            length: token.length))
+        references.append(
+            Reference(
+                kind: kind, name: token.text, line: line.number, column: token.column,
+                length: token.length))
     }
 
     /// Reports the children of a line that takes no block.
     mutating func rejectBlock(_ line: ScriptLine, keyword: String) {
         if let child = line.children.first {
-            report(ParseFailure(line: child.number, column: child.indent + 1, length: 1,
-                message: "unexpected indentation", hint: "'\(keyword)' does not open a block"))
+            report(
+                ParseFailure(
+                    line: child.number, column: child.indent + 1, length: 1,
+                    message: "unexpected indentation", hint: "'\(keyword)' does not open a block"))
         } else if line.opensBlock {
-            report(ParseFailure(line: line.number, column: line.colonColumn, length: 1,
-                message: "unexpected ':'", hint: "'\(keyword)' does not open a block"))
+            report(
+                ParseFailure(
+                    line: line.number, column: line.colonColumn, length: 1,
+                    message: "unexpected ':'", hint: "'\(keyword)' does not open a block"))
         }
     }
 
@@ -144,7 +155,8 @@ struct ParserState {
     func requireBlock(_ line: ScriptLine, keyword: String) throws(ParseFailure) {
         guard line.children.isEmpty else { return }
         let column = line.opensBlock ? line.colonColumn : (line.tokens.last.map { $0.column + $0.length } ?? 1)
-        throw ParseFailure(line: line.number, column: column, length: 1,
+        throw ParseFailure(
+            line: line.number, column: column, length: 1,
             message: "expected an indented block after '\(keyword)'",
             hint: "end the line with ':' and indent the lines that belong to it")
     }
@@ -154,7 +166,11 @@ struct ParserState {
     private mutating func collectTableKeys(_ lines: [ScriptLine]) {
         for line in lines where line.tokens.first?.text == "data" && line.tokens.count >= 3 {
             let key = line.tokens[2]
-            if key.kind == .word { tableKeys[line.tokens[1].text] = key.text } else { tableKeys[line.tokens[1].text] = "" }
+            if key.kind == .word {
+                tableKeys[line.tokens[1].text] = key.text
+            } else {
+                tableKeys[line.tokens[1].text] = ""
+            }
         }
         for line in lines where line.tokens.first?.text == "data" && line.tokens.count == 2 {
             tableKeys[line.tokens[1].text] = ""
@@ -164,8 +180,10 @@ struct ParserState {
     private mutating func parseTopLevel(_ line: ScriptLine) throws(ParseFailure) {
         let cursor = TokenCursor(line)
         guard let first = cursor.current, first.kind == .word else {
-            throw cursor.failure(at: cursor.current, "expected a keyword at the start of the line, found "
-                + cursor.foundDescription)
+            throw cursor.failure(
+                at: cursor.current,
+                "expected a keyword at the start of the line, found "
+                    + cursor.foundDescription)
         }
         let keyword = first.text
         if headerKeywords.contains(keyword) {
@@ -186,7 +204,8 @@ struct ParserState {
         {
             try parseTimedLine(line)
         } else {
-            throw cursor.failure(at: first, "unknown keyword '\(keyword)'",
+            throw cursor.failure(
+                at: first, "unknown keyword '\(keyword)'",
                 hint: Suggestion.hint(for: keyword, among: topLevelKeywords))
         }
     }
@@ -196,7 +215,8 @@ struct ParserState {
         guard let keywordToken = cursor.advance() else { return }
         let keyword = keywordToken.text
         if seenHeader.contains(keyword) {
-            throw cursor.failure(at: keywordToken, "duplicate header field '\(keyword)'",
+            throw cursor.failure(
+                at: keywordToken, "duplicate header field '\(keyword)'",
                 hint: "give each header field once")
         }
         seenHeader.insert(keyword)
@@ -238,8 +258,10 @@ struct ParserState {
             ("variant", seenHeader.contains("variant"), "variant before"),
         ]
         for (field, present, example) in missing where !present {
-            report(ParseFailure(line: 1, column: 1, length: 1, message: "missing header field '\(field)'",
-                hint: "add a line like: \(example)"))
+            report(
+                ParseFailure(
+                    line: 1, column: 1, length: 1, message: "missing header field '\(field)'",
+                    hint: "add a line like: \(example)"))
         }
     }
 
@@ -262,7 +284,8 @@ struct ParserState {
             default: .focus(element: idToken.text)
             }
         let actions = parseAppActionBlock(line.children)
-        reactions.append(ScenarioReaction(trigger: trigger, actions: actions, location: location(line, line.tokens.first)))
+        reactions.append(
+            ScenarioReaction(trigger: trigger, actions: actions, location: location(line, line.tokens.first)))
     }
 
     // MARK: Validation
@@ -279,12 +302,15 @@ struct ParserState {
             guard !names.contains(reference.name) else { continue }
             var hint = Suggestion.hint(for: reference.name, among: names)
             if hint == nil {
-                hint = names.isEmpty
+                hint =
+                    names.isEmpty
                     ? "no \(reference.kind.rawValue) is declared in this script"
                     : "known: \(names.prefix(12).joined(separator: ", "))"
             }
-            report(ParseFailure(line: reference.line, column: reference.column, length: reference.length,
-                message: "unknown \(reference.kind.rawValue) '\(reference.name)'", hint: hint))
+            report(
+                ParseFailure(
+                    line: reference.line, column: reference.column, length: reference.length,
+                    message: "unknown \(reference.kind.rawValue) '\(reference.name)'", hint: hint))
         }
     }
 }

@@ -40,7 +40,9 @@ public enum ScenarioRunner {
         }
         if let poll = settings.pollInterval { profile.voiceOver.pollInterval = poll }
         if let delay = settings.hintDelay { profile.voiceOver.hintDelay = delay }
-        if let preempt = settings.focusReadPreemptsAnnouncements { profile.voiceOver.focusReadPreemptsAnnouncements = preempt }
+        if let preempt = settings.focusReadPreemptsAnnouncements {
+            profile.voiceOver.focusReadPreemptsAnnouncements = preempt
+        }
         if let step = settings.scanStep { profile.scanStep = step }
         if let network = settings.network, let condition = NetworkCondition(rawValue: network.lowercased()) {
             profile.network = condition
@@ -80,7 +82,8 @@ public enum ScenarioRunner {
         let lowering = Lowering(document: document, network: profile.network.rawValue)
         return ScenarioRun(
             document: document, profile: profile, voice: voice, timeline: simulation.timeline,
-            screens: Dictionary(document.screens.map { ($0.name, lowering.screen($0)) }, uniquingKeysWith: { a, _ in a }))
+            screens: Dictionary(
+                document.screens.map { ($0.name, lowering.screen($0)) }, uniquingKeysWith: { a, _ in a }))
     }
 }
 
@@ -102,9 +105,10 @@ struct Lowering {
     let network: String
 
     var tables: [String: [String: String]] {
-        Dictionary(document.dataTables.map { table in
-            (table.name, Dictionary(table.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }))
-        }, uniquingKeysWith: { a, _ in a })
+        Dictionary(
+            document.dataTables.map { table in
+                (table.name, Dictionary(table.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }))
+            }, uniquingKeysWith: { a, _ in a })
     }
 
     func screen(_ screen: ScenarioScreen) -> Screen {
@@ -116,7 +120,8 @@ struct Lowering {
         for trait in element.allTraits {
             if let named = Traits.named.first(where: { $0.name == trait.rawValue }) { traits.insert(named.trait) }
         }
-        let switchState: SwitchState? = element.switchOn.map { $0 ? .on : .off }
+        let switchState: SwitchState? =
+            element.switchOn.map { $0 ? .on : .off }
             ?? (element.kind == .toggle ? .off : nil)
         if switchState != nil { traits.remove(.button) }
         return AccessibilityElement(
@@ -162,10 +167,12 @@ struct Lowering {
         case .showScreen(let name): return .showScreen(name)
         case .load(let load):
             let delay = load.delay(on: network)
-            return .after(.zero, [
-                .note("load \(load.name) started"),
-                .after(delay, [.note("load \(load.name) finished")] + load.actions.map(self.action)),
-            ])
+            return .after(
+                .zero,
+                [
+                    .note("load \(load.name) started"),
+                    .after(delay, [.note("load \(load.name) finished")] + load.actions.map(self.action)),
+                ])
         }
     }
 
@@ -191,17 +198,18 @@ struct Lowering {
     }
 
     func template(_ template: ScenarioTemplate) -> TextTemplate {
-        TextTemplate(parts: template.parts.map { part -> TextTemplate.Part in
-            switch part {
-            case .literal(let text): return .literal(text)
-            case .value(let id): return .value(of: id)
-            case .label(let id): return .label(of: id)
-            case .lookup(let table, let key): return .lookup(table: table, keyElement: key)
-            case .clock: return .clock
-            case .countdown(let total): return .countdown(total: total)
-            case .count: return .iteration
-            }
-        })
+        TextTemplate(
+            parts: template.parts.map { part -> TextTemplate.Part in
+                switch part {
+                case .literal(let text): return .literal(text)
+                case .value(let id): return .value(of: id)
+                case .label(let id): return .label(of: id)
+                case .lookup(let table, let key): return .lookup(table: table, keyElement: key)
+                case .clock: return .clock
+                case .countdown(let total): return .countdown(total: total)
+                case .count: return .iteration
+                }
+            })
     }
 
     static func startsScan(_ event: ScenarioTimedEvent) -> Bool {

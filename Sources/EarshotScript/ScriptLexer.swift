@@ -71,7 +71,8 @@ struct ScriptLexer {
         var index = 0
         while index < chars.count, chars[index] == " " || chars[index] == "\t" {
             if chars[index] == "\t" {
-                report(line: number, column: index + 1, length: 1, "tab in indentation",
+                report(
+                    line: number, column: index + 1, length: 1, "tab in indentation",
                     hint: "indent with spaces only")
                 return nil
             }
@@ -105,20 +106,25 @@ struct ScriptLexer {
                     }
                 }
                 if !closed {
-                    report(line: number, column: start + 1, length: chars.count - start, "unterminated string",
+                    report(
+                        line: number, column: start + 1, length: chars.count - start, "unterminated string",
                         hint: "close the string with \" on the same line")
                     return nil
                 }
                 tokens.append(ScriptToken(kind: .string, text: content, column: start + 1, length: index - start))
             } else if char == ":" || char == "=" {
-                tokens.append(ScriptToken(kind: char == ":" ? .colon : .equals, text: String(char),
-                    column: index + 1, length: 1))
+                tokens.append(
+                    ScriptToken(
+                        kind: char == ":" ? .colon : .equals, text: String(char),
+                        column: index + 1, length: 1))
                 index += 1
             } else {
                 let start = index
                 while index < chars.count, !" \t\"#:=".contains(chars[index]) { index += 1 }
-                tokens.append(ScriptToken(kind: .word, text: String(chars[start..<index]), column: start + 1,
-                    length: index - start))
+                tokens.append(
+                    ScriptToken(
+                        kind: .word, text: String(chars[start..<index]), column: start + 1,
+                        length: index - start))
             }
         }
         if tokens.isEmpty { return nil }
@@ -129,7 +135,8 @@ struct ScriptLexer {
             colonColumn = last.column
             tokens.removeLast()
         }
-        return ScriptLine(number: number, indent: indent, tokens: tokens, opensBlock: opensBlock,
+        return ScriptLine(
+            number: number, indent: indent, tokens: tokens, opensBlock: opensBlock,
             colonColumn: colonColumn, text: raw)
     }
 
@@ -142,10 +149,12 @@ struct ScriptLexer {
             if line.indent <= parentIndent { break }
             if let expected = blockIndent, line.indent != expected {
                 if line.indent > expected {
-                    report(line: line.number, column: line.indent + 1, length: 1, "unexpected indentation",
+                    report(
+                        line: line.number, column: line.indent + 1, length: 1, "unexpected indentation",
                         hint: "only a line ending in ':' (or a screen) opens an indented block")
                 } else {
-                    report(line: line.number, column: line.indent + 1, length: 1,
+                    report(
+                        line: line.number, column: line.indent + 1, length: 1,
                         "indentation does not match any outer block",
                         hint: "indent this line by \(expected) spaces like the lines above it")
                 }
@@ -164,7 +173,9 @@ struct ScriptLexer {
 
     private mutating func report(line: Int, column: Int, length: Int, _ message: String, hint: String?) {
         let source = line - 1 < rawLines.count ? rawLines[line - 1] : ""
-        diagnostics.append(ScriptDiagnostic(location: SourceLocation(path: path, line: line, column: column),
-            length: length, message: message, hint: hint, sourceLine: source))
+        diagnostics.append(
+            ScriptDiagnostic(
+                location: SourceLocation(path: path, line: line, column: column),
+                length: length, message: message, hint: hint, sourceLine: source))
     }
 }

@@ -56,7 +56,8 @@ struct TokenCursor {
     /// A failure at a token, or just past the end of the line when `token` is nil.
     func failure(at token: ScriptToken?, _ message: String, hint: String? = nil) -> ParseFailure {
         if let token {
-            return ParseFailure(line: line.number, column: token.column, length: token.length, message: message,
+            return ParseFailure(
+                line: line.number, column: token.column, length: token.length, message: message,
                 hint: hint)
         }
         let end = line.tokens.last.map { $0.column + $0.length } ?? line.indent + 1
@@ -96,12 +97,16 @@ struct TokenCursor {
     /// The next word, which must be one of `options`; a near miss suggests the closest.
     mutating func keyword(_ options: [String], what: String) throws(ParseFailure) -> ScriptToken {
         guard let token = current, token.kind == .word else {
-            throw failure(at: current, "expected \(what), found \(foundDescription)",
+            throw failure(
+                at: current, "expected \(what), found \(foundDescription)",
                 hint: "write one of: \(options.joined(separator: ", "))")
         }
         guard options.contains(token.text) else {
-            throw failure(at: token, "unknown \(what) '\(token.text)'", hint: Suggestion.hint(for: token.text,
-                among: options, listing: true))
+            throw failure(
+                at: token, "unknown \(what) '\(token.text)'",
+                hint: Suggestion.hint(
+                    for: token.text,
+                    among: options, listing: true))
         }
         index += 1
         return token
@@ -145,8 +150,10 @@ enum DurationLiteral {
 
     /// `150ms`, `1.2s`, `2m`, `0.5h`: nil when malformed.
     static func span(_ text: String) -> TimeSpan? {
-        let units: [(String, Int64)] = [("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
-            ("h", 3_600_000_000_000)]
+        let units: [(String, Int64)] = [
+            ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
+            ("h", 3_600_000_000_000),
+        ]
         for (suffix, scale) in units where text.hasSuffix(suffix) {
             let number = text.dropLast(suffix.count)
             guard let nanoseconds = scaled(String(number), by: scale) else { return nil }

@@ -66,7 +66,8 @@ public final class LivePlayer: @unchecked Sendable {
     public init(
         device name: String, sampleRate: Int, clock: RealTimeClock, periodFrames: Int = 256, bufferFrames: Int = 1024
     ) throws(ALSAError) {
-        device = try PCMDevice(device: name, sampleRate: sampleRate, periodFrames: periodFrames, bufferFrames: bufferFrames)
+        device = try PCMDevice(
+            device: name, sampleRate: sampleRate, periodFrames: periodFrames, bufferFrames: bufferFrames)
         self.clock = clock
         let thread = Thread { [self] in run() }
         thread.name = "earshot.audio"
@@ -258,7 +259,7 @@ public final class LivePlayer: @unchecked Sendable {
         for _ in 0..<(settling ? 10 : 1) {
             do {
                 return try device.delay()
-            } catch where error.code == -Int(EIO) {
+            } catch  where error.code == -Int(EIO) {
                 if settling { usleep(500) }
             }
         }

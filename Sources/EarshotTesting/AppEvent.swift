@@ -127,7 +127,8 @@ public struct AppEvent: Hashable, Sendable {
     ) -> AppEvent {
         let inner = events()
         let key = id ?? "debounce " + inner.map { String(describing: $0.action) }.joined(separator: "; ")
-        return AppEvent(.debounce(key: key, delay: TimeSpan(delay), actions: inner.map(\.action)), tables: merged(inner))
+        return AppEvent(
+            .debounce(key: key, delay: TimeSpan(delay), actions: inner.map(\.action)), tables: merged(inner))
     }
 
     /// Runs `events` after `delay` (`DispatchQueue.main.asyncAfter`, a network response).

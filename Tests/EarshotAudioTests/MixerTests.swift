@@ -23,7 +23,10 @@ struct MixerTests {
     @Test func loudOverlapsSaturateInsteadOfWrappingAround() throws {
         let mixer = TimelineMixer(rate: 1_000)
         mixer.add(MixClip(start: 0, length: 10, role: .speech) { self.constant(30_000, count: 10) })
-        mixer.add(MixClip(start: 0, length: 10, role: .effect) { self.constant(30_000, count: 5) + self.constant(-30_000, count: 5) })
+        mixer.add(
+            MixClip(start: 0, length: 10, role: .effect) {
+                self.constant(30_000, count: 5) + self.constant(-30_000, count: 5)
+            })
         mixer.add(MixClip(start: 5, length: 5, role: .effect) { self.constant(-30_000, count: 5) })
         mixer.add(MixClip(start: 5, length: 5, role: .effect) { self.constant(-30_000, count: 5) })
         let mixed = try mixer.renderSamples()
@@ -34,7 +37,8 @@ struct MixerTests {
     @Test func duckingLowersMediaOnlyWhileSpeechPlays() throws {
         let rate = 10_000
         let mixer = TimelineMixer(rate: rate)
-        mixer.add(MixClip(start: 0, length: 40_000, role: .media(duckingLevel: 0.3)) { self.constant(10_000, count: 40_000) })
+        mixer.add(
+            MixClip(start: 0, length: 40_000, role: .media(duckingLevel: 0.3)) { self.constant(10_000, count: 40_000) })
         mixer.add(MixClip(start: 10_000, length: 10_000, role: .speech) { self.constant(0, count: 10_000) })
         let mixed = try mixer.renderSamples()
         let ramp = 200  // 20 ms at 10 kHz
@@ -58,7 +62,10 @@ struct MixerTests {
     func blockSizeDoesNotChangeTheMix(blockFrames: Int) throws {
         func build() -> TimelineMixer {
             let mixer = TimelineMixer(rate: 1_000)
-            mixer.add(MixClip(start: 3, length: 900, role: .media(duckingLevel: 0.3)) { (0..<900).map { Int16($0 * 7 % 3_000) } })
+            mixer.add(
+                MixClip(start: 3, length: 900, role: .media(duckingLevel: 0.3)) {
+                    (0..<900).map { Int16($0 * 7 % 3_000) }
+                })
             mixer.add(MixClip(start: 250, length: 300, role: .speech) { (0..<300).map { Int16($0 * 11 % 5_000) } })
             mixer.add(MixClip(start: 400, length: 250, role: .effect) { Earcon.tick(rate: 1_000) })
             mixer.extend(to: 1_200)
@@ -75,10 +82,11 @@ struct MixerTests {
         let calls = Calls()
         let mixer = TimelineMixer(rate: 100)
         for index in 0..<5 {
-            mixer.add(MixClip(start: index * 100, length: 50, role: .speech) {
-                calls.loaded.append(index)
-                return [Int16](repeating: 1, count: 50)
-            })
+            mixer.add(
+                MixClip(start: index * 100, length: 50, role: .speech) {
+                    calls.loaded.append(index)
+                    return [Int16](repeating: 1, count: 50)
+                })
         }
         var loadedPerBlock: [[Int]] = []
         try mixer.render(blockFrames: 100) { _ in loadedPerBlock.append(calls.loaded) }
@@ -99,7 +107,8 @@ struct MixerTests {
         #expect(earcon.count == 5_512)
         #expect(earcon == Earcon.screenChanged(duration: .milliseconds(250), rate: 22_050))
         #expect((earcon.map { abs(Int($0)) }.max() ?? 0) > 5_000)
-        #expect(Earcon.chime(named: "success", duration: .milliseconds(400), rate: 22_050)
+        #expect(
+            Earcon.chime(named: "success", duration: .milliseconds(400), rate: 22_050)
                 != Earcon.chime(named: "error", duration: .milliseconds(400), rate: 22_050))
     }
 }

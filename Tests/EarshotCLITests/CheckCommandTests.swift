@@ -31,8 +31,10 @@ import Testing
         let folder = NSTemporaryDirectory() + "earshot-check-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let fixed = try String(contentsOfFile: Self.scripts + "/announcement-spam/after-search.earshot", encoding: .utf8)
-            .replacingOccurrences(of: "variant  after", with: "variant  before")
+        let fixed = try String(
+            contentsOfFile: Self.scripts + "/announcement-spam/after-search.earshot", encoding: .utf8
+        )
+        .replacingOccurrences(of: "variant  after", with: "variant  before")
         try fixed.write(toFile: folder + "/before-search.earshot", atomically: true, encoding: .utf8)
         let result = try EarshotBinary.run(["check", "--expect-variants", folder])
         #expect(result.status == 1)
@@ -45,8 +47,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let junit = folder + "/results.xml"
         let result = try EarshotBinary.run(
-            ["check", "--junit", junit, Self.scripts + "/announcement-spam/before-search.earshot",
-             Self.scripts + "/announcement-spam/after-search.earshot"])
+            [
+                "check", "--junit", junit, Self.scripts + "/announcement-spam/before-search.earshot",
+                Self.scripts + "/announcement-spam/after-search.earshot",
+            ])
         #expect(result.status == 1)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("<testsuites name=\"earshot check\" tests=\"4\" failures=\"2\">"))

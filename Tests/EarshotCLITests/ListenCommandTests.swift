@@ -42,9 +42,12 @@ import Testing
         let headless = try EarshotBinary.run(["check", "--transcript", Self.beforeSearch])
         #expect(live.status == 0, "\(live.error)")
         // The live lines as they happened, then the very transcript `check --transcript` prints.
-        #expect(live.output.contains("✂ announcement \"Results updated\" after 140ms (heard \"Results—\") by typingEcho \"a\""))
-        let transcript = try #require(live.output.components(separatedBy: "transcript:\n").last?
-            .components(separatedBy: "⏱").first)
+        #expect(
+            live.output.contains(
+                "✂ announcement \"Results updated\" after 140ms (heard \"Results—\") by typingEcho \"a\""))
+        let transcript = try #require(
+            live.output.components(separatedBy: "transcript:\n").last?
+                .components(separatedBy: "⏱").first)
         #expect(headless.output.contains(transcript))
         #expect(transcript.contains("✂ typingEcho \"j—\" cut by announcement \"Results updated\""))
         // The measured figures, each against its target.
@@ -79,7 +82,8 @@ import Testing
         #expect(output.components(separatedBy: "transcript:").count == 3, "one transcript per script")
         // The before script announced on the keystroke; the after one (debounced 600 ms) not within it.
         let after = output.components(separatedBy: "switching to after").last ?? ""
-        #expect(!(after.components(separatedBy: "transcript:").first ?? "").contains("🗣 announcement \"Results updated\""))
+        #expect(
+            !(after.components(separatedBy: "transcript:").first ?? "").contains("🗣 announcement \"Results updated\""))
         #expect(terminal.localFlags == before, "raw mode left behind")
     }
 
@@ -89,4 +93,3 @@ import Testing
         return try #require(Double(text))
     }
 }
-

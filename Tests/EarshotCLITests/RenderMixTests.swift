@@ -37,8 +37,10 @@ struct RenderMixTests {
         let profile = try ScenarioRunner.profile(for: document)
         let run = try ScenarioRunner.run(document, profile: profile, voice: voice, speech: speech)
         let mixer = TimelineMixer(rate: speech.sampleRate)
-        mixer.add(run.timeline, at: 0, speech: speech, options: TimelineMixOptions(profile: profile, narratorVoice: voice))
-        return Rendered(run: run, speech: speech, voice: voice, mixed: try mixer.renderSamples(), rate: speech.sampleRate)
+        mixer.add(
+            run.timeline, at: 0, speech: speech, options: TimelineMixOptions(profile: profile, narratorVoice: voice))
+        return Rendered(
+            run: run, speech: speech, voice: voice, mixed: try mixer.renderSamples(), rate: speech.sampleRate)
     }
 
     static let cutScript = """
@@ -69,8 +71,9 @@ struct RenderMixTests {
         let following = try rendered.speech.audio(for: next.utterance.text, voice: rendered.voice)
         let compared = min(following.count, rendered.rate / 4)
         #expect(Array(rendered.mixed[Int(cutFrame)..<(Int(cutFrame) + compared)]) == Array(following[0..<compared]))
-        #expect(Array(rendered.mixed[Int(cutFrame)..<(Int(cutFrame) + compared)]) != Array(own[heard..<(heard + compared)]),
-                "after the cut the mix no longer carries the cut utterance")
+        #expect(
+            Array(rendered.mixed[Int(cutFrame)..<(Int(cutFrame) + compared)]) != Array(own[heard..<(heard + compared)]),
+            "after the cut the mix no longer carries the cut utterance")
         #expect(own[0..<heard].contains { abs(Int($0)) > 1_000 }, "the heard part is audible speech")
     }
 
@@ -85,8 +88,9 @@ struct RenderMixTests {
         let cutWord = String(String.UnicodeScalarView(scalars[timing.words[reached].textRange]))
         #expect(cut.cutPoint?.cutWord == cutWord)
         let cues = WebVTT.cues(for: rendered.run.timeline)
-        #expect(cues.contains { $0.text == expectedHeard + "— ✂ cut by announcement “Payment complete”" },
-                "\(cues.map(\.text))")
+        #expect(
+            cues.contains { $0.text == expectedHeard + "— ✂ cut by announcement “Payment complete”" },
+            "\(cues.map(\.text))")
         // The next word had not started yet: its boundary from espeak-ng lies after the cut.
         if reached + 1 < timing.words.count { #expect(timing.words[reached + 1].frame > cut.heardFrames) }
     }
@@ -115,7 +119,8 @@ struct RenderMixTests {
         let folder = try OutputFolder()
         defer { folder.remove() }
         // The transcript's place is taken by a folder, so committing it fails after the WAV was written.
-        try FileManager.default.createDirectory(atPath: folder.path + "/x.vtt/inside", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder.path + "/x.vtt/inside", withIntermediateDirectories: true)
         let captured = CapturedContext()
         let status = Earshot.run(
             ["render", packageRoot + "/Scripts/announcement-spam/before-search.earshot", "-o", folder.path + "/x.wav"],
@@ -123,7 +128,10 @@ struct RenderMixTests {
         #expect(status != 0)
         #expect(folder.contents == ["x.vtt"], "\(folder.contents)")
         let missing = Earshot.run(
-            ["render", packageRoot + "/Scripts/announcement-spam/before-search.earshot", "-o", folder.path + "/no/x.wav"],
+            [
+                "render", packageRoot + "/Scripts/announcement-spam/before-search.earshot", "-o",
+                folder.path + "/no/x.wav",
+            ],
             context: captured.context)
         #expect(missing != 0)
         #expect(captured.error.contains("no/x"))
@@ -139,7 +147,9 @@ struct RenderMixTests {
         #expect(status == 0, "\(captured.error)")
         let vtt = try String(contentsOfFile: folder.path + "/ab.vtt", encoding: .utf8)
         #expect(vtt.hasPrefix("WEBVTT\n"))
-        let texts = vtt.components(separatedBy: "\n\n").dropFirst().compactMap { $0.split(separator: "\n").dropFirst(2).first.map(String.init) }
+        let texts = vtt.components(separatedBy: "\n\n").dropFirst().compactMap {
+            $0.split(separator: "\n").dropFirst(2).first.map(String.init)
+        }
         let before = try #require(texts.firstIndex(of: "Before."))
         let after = try #require(texts.firstIndex(of: "After."))
         #expect(before == 0 && after > before + 1)

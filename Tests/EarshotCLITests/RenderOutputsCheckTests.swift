@@ -51,15 +51,15 @@ import Testing
         // A ten-minute stopwatch: long enough to be interrupted while its outputs are being written.
         let long = folder + "/long.earshot"
         try """
-            title "long"
-            pattern updates-frequently
-            variant after
-            screen S
-              text w "00:00:00" trait updatesFrequently
-            at 0s every 1s for 600s set w label "{clock}"
-            at 0.5s focus w
-            wait 1s
-            """.write(toFile: long, atomically: true, encoding: .utf8)
+        title "long"
+        pattern updates-frequently
+        variant after
+        screen S
+          text w "00:00:00" trait updatesFrequently
+        at 0s every 1s for 600s set w label "{clock}"
+        at 0.5s focus w
+        wait 1s
+        """.write(toFile: long, atomically: true, encoding: .utf8)
         guard let binary = EarshotBinary.path else {
             Issue.record("no earshot binary")
             return

@@ -13,7 +13,9 @@ struct SamplesTests {
         let folder = try OutputFolder()
         defer { folder.remove() }
         for name in ["a", "b"] {
-            let result = try EarshotBinary.run(["render", packageRoot + "/" + script, "-o", folder.path + "/\(name).wav"])
+            let result = try EarshotBinary.run([
+                "render", packageRoot + "/" + script, "-o", folder.path + "/\(name).wav",
+            ])
             #expect(result.status == 0, "\(result.error)")
         }
         for ext in ["wav", "vtt", "jsonl"] {
@@ -44,7 +46,8 @@ struct SamplesTests {
         #expect(made.status == 0, "\(made.error)")
         let fresh = try EarshotBinary.run(["samples", "--check"], in: folder.path)
         #expect(fresh.status == 0, "\(fresh.output)")
-        try Data("WEBVTT\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/Samples/updates-frequently/before.vtt"))
+        try Data("WEBVTT\n".utf8).write(
+            to: URL(fileURLWithPath: folder.path + "/Samples/updates-frequently/before.vtt"))
         let stale = try EarshotBinary.run(["samples", "--check"], in: folder.path)
         #expect(stale.status == 1)
         #expect(stale.output.contains("stale: ") && stale.output.contains("updates-frequently/before.vtt"))

@@ -29,8 +29,11 @@ import Testing
 
     @Test func everyPatternCardHasScripts() {
         let patterns = Set(Self.scripts.compactMap { $0.split(separator: "/").first.map(String.init) })
-        #expect(patterns == ["announcement-spam", "audio-only-task", "meaningful-announcement", "skeleton-noise",
-                             "updates-frequently"])
+        #expect(
+            patterns == [
+                "announcement-spam", "audio-only-task", "meaningful-announcement", "skeleton-noise",
+                "updates-frequently",
+            ])
         #expect(Self.scripts.count >= 10)
     }
 

@@ -18,7 +18,9 @@ import Testing
     @Test func anUnknownEspeakVoiceInAVoiceFileNamesItsLine() throws {
         let folder = try Self.brokenVoices()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try EarshotBinary.run(["say", "--voices", folder, "--voice", "expert", "-o", folder + "/x.wav", "hi"])
+        let result = try EarshotBinary.run([
+            "say", "--voices", folder, "--voice", "expert", "-o", folder + "/x.wav", "hi",
+        ])
         #expect(result.status == 1)
         let lines = try String(contentsOfFile: folder + "/expert.voice", encoding: .utf8).split(separator: "\n")
         let number = try #require(lines.firstIndex { $0.hasPrefix("espeak ") }) + 1
@@ -32,8 +34,10 @@ import Testing
         let folder = NSTemporaryDirectory() + "earshot-badvoice-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let script = try String(contentsOfFile: packageRoot + "/Scripts/announcement-spam/after-search.earshot", encoding: .utf8)
-            .replacingOccurrences(of: "profile  voiceover", with: "profile  voiceover\nvoice    expret")
+        let script = try String(
+            contentsOfFile: packageRoot + "/Scripts/announcement-spam/after-search.earshot", encoding: .utf8
+        )
+        .replacingOccurrences(of: "profile  voiceover", with: "profile  voiceover\nvoice    expret")
         try script.write(toFile: folder + "/after.earshot", atomically: true, encoding: .utf8)
         let result = try EarshotBinary.run(["check", folder + "/after.earshot"])
         #expect(result.status == 2)

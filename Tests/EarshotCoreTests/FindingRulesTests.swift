@@ -88,7 +88,8 @@ import Testing
         paired.post(.playSound("success", duration: .milliseconds(400)), .setLabel("status", "Payment complete"))
         #expect(!(try Self.findings(paired).contains("sound-without-text")))
         let media = Bench(elements: status, profile: .soundOff)
-        media.post(.playMedia(MediaTrack(name: "video", duration: .seconds(3), narration: [(.zero, "Steep")], captions: [])))
+        media.post(
+            .playMedia(MediaTrack(name: "video", duration: .seconds(3), narration: [(.zero, "Steep")], captions: [])))
         #expect(try Self.findings(media).contains("sound-without-text"))
     }
 
@@ -97,8 +98,11 @@ import Testing
         let watch = AccessibilityElement(id: "watch", label: "Stopwatch", value: "3", traits: .updatesFrequently)
         timeline.screens = [(.zero, 0, Screen(name: "s", elements: [watch]))]
         let poll = Utterance(id: 0, text: "1", kind: .poll, elementID: "watch", cause: "poll", requestedAt: .seconds(1))
-        timeline.utterances = [UtteranceRecord(utterance: poll, voice: .standard, rule: "V10",
-                                               outcome: .spoken(start: .seconds(1), end: .seconds(2)))]
+        timeline.utterances = [
+            UtteranceRecord(
+                utterance: poll, voice: .standard, rule: "V10",
+                outcome: .spoken(start: .seconds(1), end: .seconds(2)))
+        ]
         timeline.end = .seconds(3)
         #expect(FindingRules.findings(in: timeline).map(\.rule) == ["stale-poll-backlog"])
         timeline.utterances[0].utterance.text = "3"
@@ -108,9 +112,12 @@ import Testing
     @Test func silentChangingValueFiresWithoutUpdatesFrequentlyAndNotWithIt() throws {
         for frequent in [false, true] {
             let traits: Traits = frequent ? [.staticText, .updatesFrequently] : .staticText
-            let bench = Bench(elements: [AccessibilityElement(id: "watch", label: "0", traits: traits)], msPerCharacter: 20)
+            let bench = Bench(
+                elements: [AccessibilityElement(id: "watch", label: "0", traits: traits)], msPerCharacter: 20)
             bench.user(.focus("watch"))
-            bench.post(.repeating(every: .seconds(1), count: 8, actions: [.setLabel("watch", TextTemplate(parts: [.iteration]))]))
+            bench.post(
+                .repeating(
+                    every: .seconds(1), count: 8, actions: [.setLabel("watch", TextTemplate(parts: [.iteration]))]))
             #expect(try Self.findings(bench, until: 10).contains("silent-changing-value") == !frequent)
         }
     }

@@ -25,8 +25,9 @@ final class RecordingSynthesizer: Synthesizer, @unchecked Sendable {
                 continue
             }
             let start = index
-            while index < scalars.count, !(scalars[index].properties.isWhitespace || scalars[index] == ","
-                || scalars[index] == ".")
+            while index < scalars.count,
+                !(scalars[index].properties.isWhitespace || scalars[index] == ","
+                    || scalars[index] == ".")
             {
                 index += 1
             }

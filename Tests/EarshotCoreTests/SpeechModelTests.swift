@@ -74,10 +74,12 @@ import Testing
     }
 
     @Test func v5ScreenChangedPlaysEarconFocusesFirstElementAndClearsQueue() throws {
-        let detail = Screen(name: "detail", elements: [
-            AccessibilityElement(id: "title", label: "Order 1042", traits: .header),
-            AccessibilityElement(id: "back", label: "Orders", traits: .backButton),
-        ])
+        let detail = Screen(
+            name: "detail",
+            elements: [
+                AccessibilityElement(id: "title", label: "Order 1042", traits: .header),
+                AccessibilityElement(id: "back", label: "Orders", traits: .backButton),
+            ])
         let bench = Bench(extraScreens: [detail])
         bench.post(.say("Something long being said"), .say("queued", .low))
         try bench.advance(ms: 100)
@@ -85,7 +87,9 @@ import Testing
         try bench.advance(ms: 3000)
         #expect(bench.simulation.focusedID == "title")
         #expect(try #require(bench.record("Order 1042, heading")).wasSpoken)
-        #expect(try #require(bench.record("queued")).outcome == .dropped(at: .milliseconds(100), reason: .screenChanged, by: 2))
+        #expect(
+            try #require(bench.record("queued")).outcome
+                == .dropped(at: .milliseconds(100), reason: .screenChanged, by: 2))
         #expect(bench.simulation.timeline.events.contains { if case .earcon = $0.kind { true } else { false } })
     }
 
@@ -113,10 +117,13 @@ import Testing
 
     // 230 ms keeps value changes off the poll instants, where same-instant ordering would decide.
     @Test func v10PollerSpeaksAtMostOncePerIntervalAlwaysTheLatestValue() throws {
-        let stopwatch = AccessibilityElement(id: "watch", label: "Stopwatch", value: "0", traits: [.staticText, .updatesFrequently])
+        let stopwatch = AccessibilityElement(
+            id: "watch", label: "Stopwatch", value: "0", traits: [.staticText, .updatesFrequently])
         let bench = Bench(elements: [stopwatch], msPerCharacter: 20)
         bench.user(.focus("watch"))
-        bench.post(.repeating(every: .milliseconds(230), count: 43, actions: [.setValue("watch", TextTemplate(parts: [.iteration]))]))
+        bench.post(
+            .repeating(
+                every: .milliseconds(230), count: 43, actions: [.setValue("watch", TextTemplate(parts: [.iteration]))]))
         try bench.advance(ms: 10_000)
         let polls = bench.records.filter { $0.utterance.kind == .poll && $0.start != nil }
         #expect(polls.count >= 8)
@@ -135,7 +142,8 @@ import Testing
         let stopwatch = AccessibilityElement(id: "watch", label: "Stopwatch", value: "0", traits: .staticText)
         let bench = Bench(elements: [stopwatch])
         bench.user(.focus("watch"))
-        bench.post(.repeating(every: .seconds(1), count: 10, actions: [.setValue("watch", TextTemplate(parts: [.iteration]))]))
+        bench.post(
+            .repeating(every: .seconds(1), count: 10, actions: [.setValue("watch", TextTemplate(parts: [.iteration]))]))
         try bench.advance(ms: 12_000)
         #expect(bench.records.map(\.utterance.text) == ["Stopwatch, 0"])
     }
@@ -180,7 +188,8 @@ import Testing
             TextTemplate(parts: [.lookup(table: "counts", keyElement: "query"), .literal(" results")]),
             priority: .default, queued: false)
         let reaction = AppReaction(
-            trigger: .typed(in: "query"), actions: [.debounce(key: "search", delay: .milliseconds(600), actions: [announce])])
+            trigger: .typed(in: "query"),
+            actions: [.debounce(key: "search", delay: .milliseconds(600), actions: [announce])])
         let bench = Bench(msPerCharacter: 30, reactions: [reaction], tables: ["counts": counts])
         bench.user(.focus("query"))
         try bench.advance(ms: 2000)
@@ -200,7 +209,9 @@ import Testing
     @Test func skeletonHiddenLoadingElementIsTheOnlyStopAndLoadingKeepsFocusInPlace() throws {
         let skeleton = AccessibilityElement(
             id: "skeleton", isHidden: true, container: .contain,
-            children: (1...8).map { AccessibilityElement(id: "row\($0)", label: "Order 0000", traits: .staticText, isPlaceholder: true) })
+            children: (1...8).map {
+                AccessibilityElement(id: "row\($0)", label: "Order 0000", traits: .staticText, isPlaceholder: true)
+            })
         let loading = AccessibilityElement(id: "loading", label: "Loading orders", traits: .staticText)
         let orders = AccessibilityElement(
             id: "orders", isHidden: true, container: .contain,
@@ -208,10 +219,11 @@ import Testing
         let bench = Bench(elements: [skeleton, loading, orders])
         bench.post(.screenChanged(.none))
         for _ in 0..<5 { bench.user(.swipeNext) }
-        let visited = Set(bench.simulation.timeline.events.compactMap { event -> String? in
-            if case .focus(_, let to, _, _) = event.kind { return to }
-            return nil
-        })
+        let visited = Set(
+            bench.simulation.timeline.events.compactMap { event -> String? in
+                if case .focus(_, let to, _, _) = event.kind { return to }
+                return nil
+            })
         #expect(visited == ["loading"])
         bench.post(.setHidden("loading", true), .setHidden("orders", false))
         try bench.advance(ms: 0)  // changes in one instant land together, then focus is settled
@@ -257,7 +269,9 @@ import Testing
         let banner = AccessibilityElement(
             id: "banner", container: .contain,
             children: [AccessibilityElement(id: "undo", label: "Undo", traits: .button)])
-        let bench = Bench(elements: [banner, AccessibilityElement(id: "attach", label: "Attach photo", traits: .button)])
+        let bench = Bench(elements: [
+            banner, AccessibilityElement(id: "attach", label: "Attach photo", traits: .button),
+        ])
         bench.user(.focus("undo"))
         try bench.advance(ms: 3000)
         bench.post(.setHidden("banner", true), .say("Message restored"))

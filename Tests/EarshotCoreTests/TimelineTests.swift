@@ -66,15 +66,28 @@ import Testing
     static let cases: [(AccessibilityElement, String)] = [
         (AccessibilityElement(id: "cart", label: "Cart", value: "3 items", traits: .button), "Cart, 3 items, button"),
         (AccessibilityElement(id: "cc", label: "Captions", switchState: .on), "Captions, switch button, on"),
-        (AccessibilityElement(id: "q", label: "Search products", traits: .searchField), "Search products, search field"),
-        (AccessibilityElement(id: "t", label: "Steep for 3 minutes at 80 °C.", traits: .staticText), "Steep for 3 minutes at 80 °C."),
-        (AccessibilityElement(id: "s", label: "Sort", traits: [.button, .selected, .notEnabled]), "Selected, Sort, Dimmed, button"),
+        (
+            AccessibilityElement(id: "q", label: "Search products", traits: .searchField),
+            "Search products, search field"
+        ),
+        (
+            AccessibilityElement(id: "t", label: "Steep for 3 minutes at 80 °C.", traits: .staticText),
+            "Steep for 3 minutes at 80 °C."
+        ),
+        (
+            AccessibilityElement(id: "s", label: "Sort", traits: [.button, .selected, .notEnabled]),
+            "Selected, Sort, Dimmed, button"
+        ),
         (AccessibilityElement(id: "h", label: "Orders", traits: .header), "Orders, heading"),
         (AccessibilityElement(id: "b", label: "Orders", traits: .backButton), "Orders, back button"),
-        (AccessibilityElement(
-            id: "row", container: .combine,
-            children: [AccessibilityElement(id: "a", label: "Order 1042"), AccessibilityElement(id: "b", label: "$12.00"),
-                       AccessibilityElement(id: "c", label: "hidden", isHidden: true)]), "Order 1042, $12.00"),
+        (
+            AccessibilityElement(
+                id: "row", container: .combine,
+                children: [
+                    AccessibilityElement(id: "a", label: "Order 1042"), AccessibilityElement(id: "b", label: "$12.00"),
+                    AccessibilityElement(id: "c", label: "hidden", isHidden: true),
+                ]), "Order 1042, $12.00"
+        ),
     ]
 
     @Test(arguments: cases)
@@ -83,14 +96,20 @@ import Testing
     }
 
     @Test func hiddenSubtreesAndContainContainersShapeTheNavigationOrder() {
-        let screen = Screen(name: "s", elements: [
-            AccessibilityElement(id: "back", label: "Back", traits: .backButton),
-            AccessibilityElement(id: "skeleton", isHidden: true, container: .contain,
-                                 children: [AccessibilityElement(id: "p1", label: "Order 0000")]),
-            AccessibilityElement(id: "banner", container: .contain,
-                                 children: [AccessibilityElement(id: "msg", label: "Message sent"),
-                                            AccessibilityElement(id: "undo", label: "Undo", traits: .button)]),
-        ])
+        let screen = Screen(
+            name: "s",
+            elements: [
+                AccessibilityElement(id: "back", label: "Back", traits: .backButton),
+                AccessibilityElement(
+                    id: "skeleton", isHidden: true, container: .contain,
+                    children: [AccessibilityElement(id: "p1", label: "Order 0000")]),
+                AccessibilityElement(
+                    id: "banner", container: .contain,
+                    children: [
+                        AccessibilityElement(id: "msg", label: "Message sent"),
+                        AccessibilityElement(id: "undo", label: "Undo", traits: .button),
+                    ]),
+            ])
         #expect(screen.navigationOrder.map(\.id) == ["back", "msg", "undo"])
         #expect(!screen.isExposed("p1"))
         #expect(screen.isExposed("undo"))

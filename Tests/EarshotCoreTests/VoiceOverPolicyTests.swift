@@ -54,7 +54,8 @@ import Testing
         var settings = VoiceOverSettings()
         settings.focusReadPreemptsAnnouncements = true
         let decision = VoiceOverPolicy.decide(request, channel: Self.channel(state), settings: settings)
-        let preempted = state == .focusRead
+        let preempted =
+            state == .focusRead
             && [.announcementDefault, .announcementHigh, .layoutChangeString, .pageScrolled].contains(request)
         #expect((decision.reaction == .drop(.focusReadPreempted)) == preempted)
         #expect((decision.rule == "V13") == preempted)
@@ -82,11 +83,14 @@ import Testing
         var channel = SpeechChannel()
         let settings = VoiceOverSettings()
         if let current {
-            let first = Utterance(id: 0, text: "first", kind: .announcement, priority: current, cause: "test", requestedAt: .zero)
+            let first = Utterance(
+                id: 0, text: "first", kind: .announcement, priority: current, cause: "test", requestedAt: .zero)
             _ = channel.request(first, as: .announcement(priority: current, queued: false), settings: settings)
         }
-        let second = Utterance(id: 1, text: "second", kind: .announcement, priority: incoming, cause: "test", requestedAt: .zero)
-        let (_, effects) = channel.request(second, as: .announcement(priority: incoming, queued: false), settings: settings)
+        let second = Utterance(
+            id: 1, text: "second", kind: .announcement, priority: incoming, cause: "test", requestedAt: .zero)
+        let (_, effects) = channel.request(
+            second, as: .announcement(priority: incoming, queued: false), settings: settings)
         let cutFirst = effects.contains { if case .cut = $0 { true } else { false } }
         let startedSecond = effects.contains(.start(second))
         switch current {
@@ -111,7 +115,9 @@ import Testing
 
     @Test func debouncerWithOneTriggerRunsOnceAtTheDeadline() {
         var machine = Debouncer(delay: .milliseconds(600))
-        #expect(machine.trigger(at: .milliseconds(100)) == .arm(deadline: .milliseconds(700), generation: 0, cancelling: nil))
+        #expect(
+            machine.trigger(at: .milliseconds(100))
+                == .arm(deadline: .milliseconds(700), generation: 0, cancelling: nil))
         #expect(machine.fired(generation: 0) == .run)
         #expect(machine.fired(generation: 0) == .ignore)
     }
@@ -165,8 +171,9 @@ import Testing
         settings.hintsEnabled = false
         #expect(timer.focusReadFinished(elementID: "a", hint: "Opens", at: .zero, settings: settings) == .none)
         settings.hintsEnabled = true
-        #expect(timer.focusReadFinished(elementID: "a", hint: "Opens", at: .seconds(1), settings: settings)
-            == .arm(deadline: .milliseconds(1400), hint: "Opens", generation: 0))
+        #expect(
+            timer.focusReadFinished(elementID: "a", hint: "Opens", at: .seconds(1), settings: settings)
+                == .arm(deadline: .milliseconds(1400), hint: "Opens", generation: 0))
         #expect(timer.fired(generation: 0) == .speak(hint: "Opens", elementID: "a"))
         #expect(timer.fired(generation: 0) == .none)
     }

@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func relativeTimingFollowsThePreviousTimedLine() throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             screen S
               button a "A"
             at 1s focus a
@@ -40,9 +41,10 @@ import Testing
             activate
             at 5s swipe next 3 times every 400ms
             """)
-        #expect(document.timeline.map(\.time) == [
-            .milliseconds(1000), .milliseconds(1150), .milliseconds(1300), .milliseconds(3300), .milliseconds(5000),
-        ])
+        #expect(
+            document.timeline.map(\.time) == [
+                .milliseconds(1000), .milliseconds(1150), .milliseconds(1300), .milliseconds(3300), .milliseconds(5000),
+            ])
         #expect(document.endTime == .milliseconds(5800))
         guard case .user(let swipe) = document.timeline[4].action,
             case .swipe(.next, let times, let interval) = swipe.kind
@@ -54,7 +56,8 @@ import Testing
     }
 
     @Test func theSketchParses() throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             says-different "one count"
             network 3g
             poll 1s
@@ -110,7 +113,8 @@ import Testing
     }
 
     @Test func repeatsExpandWithNumberedIDsAndGroupsNest() throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             screen S
               group skeleton "" contain hidden
                 repeat 3:
@@ -133,7 +137,8 @@ import Testing
     }
 
     @Test func repetitionsAndClockTemplates() throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             screen S
               text stopwatch "00:00:00"
             at 1s every 1s for 60s set stopwatch label "{clock} ({count}, {countdown 2m})"
@@ -146,13 +151,15 @@ import Testing
             Issue.record("expected set label")
             return
         }
-        #expect(template.parts == [
-            .clock, .literal(" ("), .count, .literal(", "), .countdown(from: .seconds(120)), .literal(")"),
-        ])
+        #expect(
+            template.parts == [
+                .clock, .literal(" ("), .count, .literal(", "), .countdown(from: .seconds(120)), .literal(")"),
+            ])
     }
 
     @Test func loadsCarryPerNetworkDelays() throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             screen S
               progress loading "Loading orders"
             at 0s load orders after 1s on 3G 6s on wifi 500ms:
@@ -191,7 +198,8 @@ import Testing
         ("focus does not jump when orders loads", "focus"),
     ])
     func checkVocabularyParses(_ line: String, _ form: String) throws {
-        let document = try Self.parse("""
+        let document = try Self.parse(
+            """
             screen S
               button back "Back"
             screen T

@@ -26,9 +26,11 @@ import Testing
 
     @Test func everyPatternCardHasScripts() {
         let patterns = Set(Self.scripts.compactMap { $0.split(separator: "/").first.map(String.init) })
-        #expect(patterns == [
-            "announcement-spam", "meaningful-announcement", "updates-frequently", "skeleton-noise", "audio-only-task",
-        ])
+        #expect(
+            patterns == [
+                "announcement-spam", "meaningful-announcement", "updates-frequently", "skeleton-noise",
+                "audio-only-task",
+            ])
     }
 
     @Test(arguments: scripts)

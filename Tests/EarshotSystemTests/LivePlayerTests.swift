@@ -35,7 +35,9 @@ import Testing
         #expect(player.failure == nil, "\(String(describing: player.failure))")
         let recording = try sink.stopRecording()
         let measured = player.measurements
-        try #require(measured.starts.count == 2 && measured.cuts.count == 1 && recording.count > 22050, "recorded \(recording.count) frames")
+        try #require(
+            measured.starts.count == 2 && measured.cuts.count == 1 && recording.count > 22050,
+            "recorded \(recording.count) frames")
 
         // ALSA's account: both starts within 30 ms, silence within 15 ms, the cut where the engine put it.
         #expect(measured.starts.map(\.utterance) == [0, 1])

@@ -117,7 +117,9 @@ enum AudioMatch {
 
     /// The lag in `searchRange` at which `clip` best matches `recording` (frame of clip[0]), with the
     /// normalized correlation there (1 = identical shape).
-    static func bestMatch(of clip: ArraySlice<Int16>, in recording: [Int16], lags searchRange: Range<Int>, step: Int = 1)
+    static func bestMatch(
+        of clip: ArraySlice<Int16>, in recording: [Int16], lags searchRange: Range<Int>, step: Int = 1
+    )
         -> (lag: Int, score: Double)
     {
         let clip = Array(clip)
@@ -140,7 +142,8 @@ enum AudioMatch {
     }
 
     /// A coarse-then-fine search: every 8th lag, then every lag around the best.
-    static func locate(_ clip: ArraySlice<Int16>, in recording: [Int16], lags: Range<Int>) -> (lag: Int, score: Double) {
+    static func locate(_ clip: ArraySlice<Int16>, in recording: [Int16], lags: Range<Int>) -> (lag: Int, score: Double)
+    {
         let coarse = bestMatch(of: clip, in: recording, lags: lags, step: 8)
         return bestMatch(of: clip, in: recording, lags: (coarse.lag - 8)..<(coarse.lag + 9))
     }
