@@ -141,10 +141,22 @@ enum AudioMatch {
         return best
     }
 
-    /// A coarse-then-fine search: every 8th lag, then every lag around the best.
+    /// A coarse-then-fine search: every 4th lag, then every lag around the best few coarse peaks. Speech's
+    /// correlation peak is only a few samples wide, so one coarse best can be a side lobe of the true one.
     static func locate(_ clip: ArraySlice<Int16>, in recording: [Int16], lags: Range<Int>) -> (lag: Int, score: Double)
     {
-        let coarse = bestMatch(of: clip, in: recording, lags: lags, step: 8)
-        return bestMatch(of: clip, in: recording, lags: (coarse.lag - 8)..<(coarse.lag + 9))
+        var coarse: [(lag: Int, score: Double)] = []
+        var lag = max(0, lags.lowerBound)
+        while lag < lags.upperBound {
+            coarse.append(bestMatch(of: clip, in: recording, lags: lag..<(lag + 1)))
+            lag += 4
+        }
+        let candidates = coarse.sorted { $0.score > $1.score }.prefix(5)
+        var best = (lag: lags.lowerBound, score: -1.0)
+        for candidate in candidates {
+            let fine = bestMatch(of: clip, in: recording, lags: (candidate.lag - 4)..<(candidate.lag + 5))
+            if fine.score > best.score { best = fine }
+        }
+        return best
     }
 }
