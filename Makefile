@@ -30,7 +30,7 @@ release: deps
 
 # The main job: hear the announcement-spam pattern, before and after.
 demo: release
-	@scripts/demo.sh $(EARSHOT)
+	@tools/demo.sh $(EARSHOT)
 
 # The whole test suite: unit and integration tests with real espeak-ng and ALSA, then every scenario
 # script (each before must fail its checks, each after must pass them).

@@ -4,9 +4,9 @@ import Foundation
     import Glibc
 #endif
 
-/// A private paced PulseAudio sink for `earshot listen` subprocesses (`scripts/paced-audio.sh`), stopped by PID.
+/// A private paced PulseAudio sink for `earshot listen` subprocesses (`tools/paced-audio.sh`), stopped by PID.
 final class ListenPacedSink {
-    static let script = packageRoot + "/scripts/paced-audio.sh"
+    static let script = packageRoot + "/tools/paced-audio.sh"
     let directory = NSTemporaryDirectory() + "earshot-listen-" + UUID().uuidString.prefix(8)
     let server: String
     let pid: Int32

@@ -4,11 +4,11 @@ import Foundation
     import Glibc
 #endif
 
-/// A private PulseAudio daemon with a real-time paced null sink (`scripts/paced-audio.sh`), reached through
+/// A private PulseAudio daemon with a real-time paced null sink (`tools/paced-audio.sh`), reached through
 /// ALSA's `pulse` PCM. Each test starts its own and stops it by PID.
 final class PacedSink: @unchecked Sendable {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/paced-audio.sh").path
+        .deletingLastPathComponent().appendingPathComponent("tools/paced-audio.sh").path
 
     /// The ALSA device that plays on it.
     let device = "pulse"

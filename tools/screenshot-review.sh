@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The review page's browser check: render a pattern's before/after comparison with its review page, take a
 # headless Chromium screenshot of it, and say where both are so you can look. Usage:
-#   scripts/screenshot-review.sh [PATTERN] [OUT_DIR]     (defaults: announcement-spam, /tmp/earshot-review)
+#   tools/screenshot-review.sh [PATTERN] [OUT_DIR]     (defaults: announcement-spam, /tmp/earshot-review)
 # Uses $EARSHOT (default .build/debug/earshot, built first) and $CHROMIUM (default: chromium on the PATH).
 set -euo pipefail
 pattern=${1:-announcement-spam}

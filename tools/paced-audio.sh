@@ -3,10 +3,10 @@
 # (`paced`, 22050 Hz mono, norewinds=1 — without it new streams stall up to 2 s; see ENGINE-NOTES), reached
 # through ALSA's `pulse` plugin. Used by `earshot listen` tests and for trying `listen` on a headless machine.
 #
-#   scripts/paced-audio.sh start DIR   starts a daemon whose runtime folder is DIR (created, mode 0700);
+#   tools/paced-audio.sh start DIR   starts a daemon whose runtime folder is DIR (created, mode 0700);
 #                                      prints `PID=… PULSE_SERVER=… SINK=paced` lines on stdout
-#   scripts/paced-audio.sh stop DIR    stops the daemon started in DIR, by its PID, and removes DIR
-#   scripts/paced-audio.sh record DIR FILE.raw
+#   tools/paced-audio.sh stop DIR    stops the daemon started in DIR, by its PID, and removes DIR
+#   tools/paced-audio.sh record DIR FILE.raw
 #                                      records the sink's monitor (what was actually played) until killed, as
 #                                      raw 16-bit little-endian mono at 22050 Hz (raw, so even SIGKILL leaves
 #                                      a usable file: `sox -t raw -r 22050 -e signed -b 16 -c 1 FILE.raw out.wav`)
