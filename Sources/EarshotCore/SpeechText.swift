@@ -1,0 +1,101 @@
+/// An utterance's text twice: as the app posted it and as the screen reader speaks it, with which part of one
+/// became which part of the other.
+///
+/// The normalizer and the pronunciation dictionary produce it once per text; the synthesizer is given `spoken`,
+/// and everything a listener is said to have heard (cut points, checks, transcripts) is mapped back to `posted`
+/// through `postedRange(ofSpoken:)`, so `$12.00` is one posted word even though two words are spoken for it.
+public struct SpeechText: Hashable, Sendable {
+    /// One stretch of the posted text and what is spoken for it.
+    public struct Piece: Hashable, Sendable {
+        /// The posted stretch, in Unicode scalar offsets.
+        public var posted: Range<Int>
+        /// What is spoken for it, in Unicode scalar offsets of `spoken`.
+        public var spoken: Range<Int>
+        /// True when the spoken text is the posted text unchanged (offsets then map one to one).
+        public var isVerbatim: Bool
+    }
+
+    /// The text as the app posted it.
+    public let posted: String
+    /// The text given to the synthesizer.
+    public let spoken: String
+    /// Consecutive pieces covering both texts from start to end.
+    public let pieces: [Piece]
+
+    /// Text spoken exactly as posted.
+    public init(verbatim text: String) {
+        let count = text.unicodeScalars.count
+        posted = text
+        spoken = text
+        pieces = count == 0 ? [] : [Piece(posted: 0..<count, spoken: 0..<count, isVerbatim: true)]
+    }
+
+    /// Builds a speech text from pieces in order: each is a posted stretch and what is spoken for it.
+    public init(posted: String, parts: [(postedCount: Int, spoken: String, verbatim: Bool)]) {
+        var spokenText = ""
+        var pieces: [Piece] = []
+        var postedOffset = 0
+        var spokenOffset = 0
+        for part in parts where part.postedCount > 0 || !part.spoken.isEmpty {
+            let spokenCount = part.spoken.unicodeScalars.count
+            let piece = Piece(
+                posted: postedOffset..<postedOffset + part.postedCount,
+                spoken: spokenOffset..<spokenOffset + spokenCount, isVerbatim: part.verbatim)
+            // Neighbouring verbatim pieces merge, so plain text stays one piece.
+            if piece.isVerbatim, let last = pieces.last, last.isVerbatim {
+                pieces[pieces.count - 1] = Piece(
+                    posted: last.posted.lowerBound..<piece.posted.upperBound,
+                    spoken: last.spoken.lowerBound..<piece.spoken.upperBound, isVerbatim: true)
+            } else {
+                pieces.append(piece)
+            }
+            spokenText += part.spoken
+            postedOffset += part.postedCount
+            spokenOffset += spokenCount
+        }
+        self.posted = posted
+        self.spoken = spokenText
+        self.pieces = pieces
+    }
+
+    /// True when the synthesizer is given something other than the posted text.
+    public var isChanged: Bool { posted != spoken }
+
+    /// The posted stretch a spoken word came from: the same characters where the text was kept, else the whole
+    /// posted stretch that was rewritten (`$12.00` for both "12" and "dollars").
+    public func postedRange(ofSpoken range: Range<Int>) -> Range<Int> {
+        guard let first = piece(containing: range.lowerBound) else {
+            let end = pieces.last?.posted.upperBound ?? 0
+            return end..<end
+        }
+        let last = piece(containing: max(range.lowerBound, range.upperBound - 1)) ?? first
+        let lower =
+            first.isVerbatim
+            ? first.posted.lowerBound + (range.lowerBound - first.spoken.lowerBound) : first.posted.lowerBound
+        let upper =
+            last.isVerbatim
+            ? min(last.posted.upperBound, last.posted.lowerBound + (range.upperBound - last.spoken.lowerBound))
+            : last.posted.upperBound
+        return lower..<max(lower, upper)
+    }
+
+    /// The synthesizer's word boundaries (ranges in `spoken`) as boundaries in `posted`: a posted stretch spoken
+    /// as several words keeps only its first word's start, so a cut anywhere in "12 dollars" lands in `$12.00`.
+    public func postedWords(_ words: [WordBoundary]) -> [WordBoundary] {
+        var result: [WordBoundary] = []
+        for word in words {
+            let range = postedRange(ofSpoken: word.textRange)
+            if let last = result.last, last.textRange.overlaps(range) || last.textRange == range {
+                result[result.count - 1].textRange =
+                    last.textRange.lowerBound..<max(last.textRange.upperBound, range.upperBound)
+                continue
+            }
+            result.append(WordBoundary(frame: word.frame, textRange: range))
+        }
+        return result
+    }
+
+    private func piece(containing offset: Int) -> Piece? {
+        pieces.first { $0.spoken.contains(offset) } ?? pieces.last { $0.spoken.lowerBound <= offset }
+    }
+}
