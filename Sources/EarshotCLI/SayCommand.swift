@@ -4,6 +4,9 @@ import EarshotSystem
 
 /// `earshot say TEXT...`: speaks text with a voice profile, aloud through ALSA or into a WAV file.
 ///
+/// The text goes through the same normalization and pronunciations as every utterance of a run
+/// (`SpeechLibrary.speechText(for:voice:)`); `--show-text` prints what espeak-ng would be given and speaks nothing.
+///
 /// With `-o FILE.wav` the audio is written atomically (a hidden temporary renamed into place, so a
 /// failure never leaves a partial file). Without it the audio plays on `--device` (ALSA's `default`
 /// unless given); when the device cannot be opened the error names the device and ALSA's reason and
@@ -14,10 +17,15 @@ public struct SayCommand: Command {
 
     public let signature = CommandSignature(
         name: "say", summary: "Speak text aloud, or into a WAV file with -o.",
-        discussion: "The words are joined with spaces and spoken literally by espeak-ng (no markup).",
+        discussion: """
+            The words are joined with spaces, normalized as a screen reader reads them ("$12.00" → "12 dollars", \
+            see docs/speech-text.md) and with the Voices folder's pronunciations, then spoken literally by espeak-ng \
+            (no markup). --show-text prints that text instead of speaking it.
+            """,
         arguments: [ArgumentSpec("text", arity: .oneOrMore, help: "The words to speak.")],
         options: [
             VoiceOptions.voice,
+            .flag("show-text", help: "Print the text espeak-ng would be given, without speaking."),
             .value(
                 "output", short: "o", valueName: "file.wav", help: "Write a 16-bit mono WAV file instead of playing."),
             .value("device", valueName: "name", help: "ALSA playback device.", defaultValue: "default"),
@@ -27,14 +35,22 @@ public struct SayCommand: Command {
             "say Hello, world",
             "say --voice expert -o hello.wav Hello, world",
             "say --device null -- -5 degrees outside",
+            "say --show-text 'Shipping $12.00. Total $61.99.'",
         ])
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let text = arguments.arguments("text").joined(separator: " ")
-        guard text.contains(where: { !$0.isWhitespace }) else {
+        let posted = arguments.arguments("text").joined(separator: " ")
+        guard posted.contains(where: { !$0.isWhitespace }) else {
             throw UsageError("nothing to say: <text> is empty")
         }
         let (profile, synthesizer) = try VoiceOptions.resolve(arguments, context: context)
+        let pronunciations = try VoiceOptions.pronunciations(arguments, context: context)
+        let text = SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
+            .speechText(for: posted, voice: profile).spoken
+        if arguments.flag("show-text") {
+            context.print(text)
+            return ExitCode.success
+        }
 
         if let output = arguments.value("output") {
             // Created before synthesis so an unwritable folder fails at once; removed on any failure.
@@ -62,7 +78,7 @@ public struct SayCommand: Command {
         do {
             device = try PCMDevice(device: deviceName, sampleRate: synthesizer.sampleRate)
         } catch {
-            throw CommandFailure(Self.noDeviceMessage(deviceName, error: error, text: text))
+            throw CommandFailure(Self.noDeviceMessage(deviceName, error: error, text: posted))
         }
         guard device.sampleRate == synthesizer.sampleRate else {
             throw CommandFailure(

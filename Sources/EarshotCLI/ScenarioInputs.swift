@@ -142,9 +142,11 @@ public enum ScenarioInputs {
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         let library = try directory.map { try VoiceLibrary(directory: $0) }
         let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: library?.directory)
+        let pronunciations = library?.pronunciations ?? .empty
         let speech =
             keepingAudio
-            ? SpeechLibrary(synthesizer: synthesizer) : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0)
+            ? SpeechLibrary(synthesizer: synthesizer, pronunciations: pronunciations)
+            : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
         return Speech(library: library, synthesizer: synthesizer, speech: speech)
     }
 

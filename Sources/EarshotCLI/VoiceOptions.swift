@@ -62,6 +62,19 @@ public enum VoiceOptions {
         return (profile, synthesizer)
     }
 
+    /// The pronunciations of the Voices folder `--voices`, `$EARSHOT_VOICES` or walking up finds; none without one.
+    ///
+    /// - Throws: `VoiceLibraryError` for a malformed folder or pronunciation file.
+    public static func pronunciations(_ arguments: ParsedArguments, context: CommandContext) throws
+        -> PronunciationDictionary
+    {
+        guard
+            let directory = VoiceLibrary.locateDirectory(
+                explicit: arguments.value(voices.long), environment: context.environment)
+        else { return .empty }
+        return try VoiceLibrary(directory: directory).pronunciations
+    }
+
     /// The process's espeak-ng synthesizer, with the library's custom variants.
     ///
     /// - Throws: `EspeakError`.

@@ -31,10 +31,24 @@ public final class SpeechLibrary: @unchecked Sendable {
         public var cacheHits = 0
     }
 
+    /// The project's pronunciations, applied after normalization.
+    public let pronunciations: PronunciationDictionary
+
     /// Creates a library over a synthesizer.
-    public init(synthesizer: any Synthesizer, audioCacheLimit: Int = 64 << 20) {
+    public init(
+        synthesizer: any Synthesizer, audioCacheLimit: Int = 64 << 20, pronunciations: PronunciationDictionary = .empty
+    ) {
         self.synthesizer = synthesizer
         self.audioCacheLimit = audioCacheLimit
+        self.pronunciations = pronunciations
+    }
+
+    /// What the synthesizer is given for `text` spoken by `voice`: the voice's text normalization, then the
+    /// pronunciations. Every synthesis goes through here, so headless runs, WAV renders and live playback say
+    /// the same words; word positions map back to the posted text.
+    public func speechText(for text: String, voice: VoiceProfile) -> SpeechText {
+        let normalized = TextNormalizer(settings: voice.text).speechText(for: text)
+        return normalized.then(pronunciations.apply(to: normalized.spoken))
     }
 
     /// Frames per second of all audio.
@@ -55,7 +69,8 @@ public final class SpeechLibrary: @unchecked Sendable {
         }
         let speech = try synthesizeAndStore(key, frameLimit: nil)
         return SpeechTiming(
-            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words,
+            spokenText: speechText(for: text, voice: voice).spoken)
     }
 
     /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else
@@ -78,7 +93,9 @@ public final class SpeechLibrary: @unchecked Sendable {
     }
 
     private func synthesizeAndStore(_ key: Key, frameLimit: Int?) throws -> SynthesizedSpeech {
-        var speech = try synthesizer.synthesize(key.text, voice: key.voice, frameLimit: frameLimit)
+        let text = speechText(for: key.text, voice: key.voice)
+        var speech = try synthesizer.synthesize(text.spoken, voice: key.voice, frameLimit: frameLimit)
+        speech.words = text.postedWords(speech.words)
         return lock.withLock {
             counters.synthesisCalls += 1
             counters.synthesizedFrames += speech.frameCount
@@ -95,7 +112,8 @@ public final class SpeechLibrary: @unchecked Sendable {
                 speech.words = known.words
             } else {
                 timings[key] = SpeechTiming(
-                    text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+                    text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words,
+                    spokenText: text.spoken)
             }
             storeAudio(speech, for: key)
             return speech

@@ -58,6 +58,13 @@ public struct SpeechText: Hashable, Sendable {
         self.pieces = pieces
     }
 
+    /// A speech text from pieces already laid out (used when composing two rewrites).
+    init(posted: String, pieces: [Piece], spoken: String) {
+        self.posted = posted
+        self.spoken = spoken
+        self.pieces = pieces
+    }
+
     /// True when the synthesizer is given something other than the posted text.
     public var isChanged: Bool { posted != spoken }
 
@@ -97,5 +104,59 @@ public struct SpeechText: Hashable, Sendable {
 
     private func piece(containing offset: Int) -> Piece? {
         pieces.first { $0.spoken.contains(offset) } ?? pieces.last { $0.spoken.lowerBound <= offset }
+    }
+}
+
+extension SpeechText {
+    /// This text with its spoken side rewritten again by `next` (whose posted side is this `spoken`): the
+    /// result maps the final spoken words straight back to this `posted` text.
+    public func then(_ next: SpeechText) -> SpeechText {
+        guard next.isChanged else { return self }
+        guard isChanged else { return SpeechText(posted: posted, pieces: next.pieces, spoken: next.spoken) }
+        // Each piece of `next` covers a stretch of this spoken text; find the posted stretch it came from.
+        var result: [(posted: Range<Int>, spoken: Range<Int>, verbatim: Bool)] = []
+        func add(_ postedRange: Range<Int>, _ spokenRange: Range<Int>, _ verbatim: Bool) {
+            let cursor = result.last?.posted.upperBound ?? 0
+            if let last = result.last, postedRange.lowerBound < cursor {
+                result[result.count - 1] = (
+                    last.posted.lowerBound..<max(cursor, postedRange.upperBound),
+                    last.spoken.lowerBound..<spokenRange.upperBound, false
+                )
+                return
+            }
+            if postedRange.lowerBound > cursor {
+                // Posted characters said as nothing (a silent mark) stay attached, spoken as nothing.
+                result.append((cursor..<postedRange.lowerBound, spokenRange.lowerBound..<spokenRange.lowerBound, false))
+            }
+            result.append((postedRange, spokenRange, verbatim))
+        }
+        for piece in next.pieces {
+            if piece.isVerbatim {
+                for mine in pieces where mine.spoken.overlaps(piece.posted) {
+                    let lower = max(mine.spoken.lowerBound, piece.posted.lowerBound)
+                    let upper = min(mine.spoken.upperBound, piece.posted.upperBound)
+                    let spokenLower = piece.spoken.lowerBound + (lower - piece.posted.lowerBound)
+                    let spokenRange = spokenLower..<spokenLower + (upper - lower)
+                    if mine.isVerbatim {
+                        let postedLower = mine.posted.lowerBound + (lower - mine.spoken.lowerBound)
+                        add(postedLower..<postedLower + (upper - lower), spokenRange, true)
+                    } else {
+                        add(mine.posted, spokenRange, false)
+                    }
+                }
+            } else {
+                add(postedRange(ofSpoken: piece.posted), piece.spoken, false)
+            }
+        }
+        let postedCount = posted.unicodeScalars.count
+        let cursor = result.last?.posted.upperBound ?? 0
+        if cursor < postedCount {
+            let end = result.last?.spoken.upperBound ?? 0
+            result.append((cursor..<postedCount, end..<end, false))
+        }
+        return SpeechText(
+            posted: posted,
+            pieces: result.map { Piece(posted: $0.posted, spoken: $0.spoken, isVerbatim: $0.verbatim) },
+            spoken: next.spoken)
     }
 }

@@ -1,7 +1,9 @@
 /// How long an utterance lasts and where its words start, from the synthesizer.
 public struct SpeechTiming: Hashable, Sendable {
-    /// The text synthesized.
+    /// The text as posted; word ranges are in it (`SpeechText.postedWords`).
     public var text: String
+    /// The text the synthesizer was given (after normalization and pronunciations); `text` when unchanged.
+    public var spokenText: String
     /// Frames of audio in full.
     public var frameCount: Int
     /// Frames per second.
@@ -10,8 +12,9 @@ public struct SpeechTiming: Hashable, Sendable {
     public var words: [WordBoundary]
 
     /// Creates a timing.
-    public init(text: String, frameCount: Int, sampleRate: Int, words: [WordBoundary]) {
+    public init(text: String, frameCount: Int, sampleRate: Int, words: [WordBoundary], spokenText: String? = nil) {
         self.text = text
+        self.spokenText = spokenText ?? text
         self.frameCount = frameCount
         self.sampleRate = sampleRate
         self.words = words

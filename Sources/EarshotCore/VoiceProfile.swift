@@ -19,6 +19,8 @@ public struct VoiceProfile: Hashable, Sendable {
     public var wordGap: Int
     /// One line for `earshot voices`.
     public var description: String
+    /// How posted text becomes the words spoken: punctuation level and the normalizer's other choices.
+    public var text: SpeechTextSettings
 
     /// The lowest rate a profile may ask for (espeak-ng clamps below it).
     public static let minimumRate = 80
@@ -28,7 +30,7 @@ public struct VoiceProfile: Hashable, Sendable {
     /// Creates a profile.
     public init(
         name: String, espeakVoice: String, variant: String? = nil, rate: Int = 180, pitch: Int = 50,
-        volume: Int = 100, wordGap: Int = 0, description: String = ""
+        volume: Int = 100, wordGap: Int = 0, description: String = "", text: SpeechTextSettings = SpeechTextSettings()
     ) {
         self.name = name
         self.espeakVoice = espeakVoice
@@ -38,6 +40,7 @@ public struct VoiceProfile: Hashable, Sendable {
         self.volume = volume
         self.wordGap = wordGap
         self.description = description
+        self.text = text
     }
 
     /// The listening voice used when a script or command names none: en-us at 185 wpm.

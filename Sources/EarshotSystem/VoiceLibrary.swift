@@ -13,6 +13,8 @@ public struct VoiceLibrary: Sendable {
     public let directory: String
     /// Every profile, sorted by name.
     public let profiles: [VoiceProfile]
+    /// The folder's `pronunciations` file, or none.
+    public let pronunciations: PronunciationDictionary
 
     /// The environment variable naming a Voices folder.
     public static let environmentKey = "EARSHOT_VOICES"
@@ -35,6 +37,16 @@ public struct VoiceLibrary: Sendable {
         }
         self.directory = directory
         self.profiles = profiles
+        let pronunciationPath = directory + "/" + PronunciationFile.fileName
+        if FileManager.default.fileExists(atPath: pronunciationPath) {
+            do {
+                pronunciations = try PronunciationFile.load(path: pronunciationPath)
+            } catch {
+                throw .malformedFile(error)
+            }
+        } else {
+            pronunciations = .empty
+        }
     }
 
     /// Profile names, sorted.
