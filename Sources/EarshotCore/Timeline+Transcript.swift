@@ -1,5 +1,6 @@
 extension Timeline {
-    /// The human transcript: one line per thing heard or done, in time order; cut speech visibly cut.
+    /// The human transcript: one line per thing heard or done, in time order; cut speech visibly cut. Speech shows
+    /// the posted text; where the synthesizer was given other words, a `↳ spoken as "…"` line follows it.
     ///
     /// ```
     ///   2.000s  ⌨ type "j"
@@ -36,6 +37,10 @@ extension Timeline {
                 add(start, record.outcomeSequence, "\(label) \(record.utterance.text)  (\(start)–…)")
             case .pending, .dropped:
                 break
+            }
+            // Where the synthesizer was given other words than the app posted ("$12.00" → "12 dollars").
+            if let timing = record.timing, timing.spokenText != timing.text, let start = record.start {
+                add(start, record.outcomeSequence, "\(String(repeating: " ", count: 13))  ↳ spoken as \"\(timing.spokenText)\"")
             }
         }
         lines.sort { ($0.at, $0.sequence, $0.order) < ($1.at, $1.sequence, $1.order) }
