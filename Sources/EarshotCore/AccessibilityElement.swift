@@ -47,6 +47,14 @@ public enum ContainerBehavior: String, Hashable, Sendable {
     case contain
 }
 
+/// What kind of container an element is, when VoiceOver tells the user (`accessibilityContainerType`).
+public enum ContainerType: String, Hashable, Sendable, CaseIterable {
+    /// A list: its first element adds "list start", its last "list end".
+    case list
+    /// A landmark: its first element adds "landmark", its last "end".
+    case landmark
+}
+
 /// One node of the accessibility tree.
 public struct AccessibilityElement: Hashable, Sendable {
     /// The script's identifier, unique on its screen.
@@ -70,12 +78,21 @@ public struct AccessibilityElement: Hashable, Sendable {
     /// Marks a loading placeholder (a skeleton row). It changes nothing VoiceOver does; it lets the
     /// `placeholder-exposed` finding see placeholders that are not hidden.
     public var isPlaceholder: Bool
+    /// The heading level (1...6) of a header, when the app sets one (SwiftUI `accessibilityHeading(.h2)`).
+    public var headingLevel: Int?
+    /// A text field's placeholder (SwiftUI `prompt`, UIKit `placeholder`): read in place of an empty value.
+    public var prompt: String
+    /// The names of custom actions (`accessibilityCustomActions`); any makes VoiceOver add "Actions available".
+    public var customActions: [String]
+    /// The container type VoiceOver announces at the edges of this element's children.
+    public var containerType: ContainerType?
 
     /// Creates an element.
     public init(
         id: String, label: String = "", value: String = "", traits: Traits = [], switchState: SwitchState? = nil,
         hint: String = "", isHidden: Bool = false, container: ContainerBehavior? = nil,
-        children: [AccessibilityElement] = [], isPlaceholder: Bool = false
+        children: [AccessibilityElement] = [], isPlaceholder: Bool = false, headingLevel: Int? = nil,
+        prompt: String = "", customActions: [String] = [], containerType: ContainerType? = nil
     ) {
         self.id = id
         self.label = label
@@ -87,6 +104,10 @@ public struct AccessibilityElement: Hashable, Sendable {
         self.container = container
         self.children = children
         self.isPlaceholder = isPlaceholder
+        self.headingLevel = headingLevel
+        self.prompt = prompt
+        self.customActions = customActions
+        self.containerType = containerType
     }
 
     /// True when VoiceOver can land on this node (given it is not hidden): a leaf with something to say, or a

@@ -103,7 +103,8 @@ extension Simulation {
 
     private func armHint(for element: AccessibilityElement) {
         let action = hint.focusReadFinished(
-            elementID: element.id, hint: element.hint, at: now, settings: profile.voiceOver)
+            elementID: element.id, hint: element.spokenHint(traitHints: profile.voiceOver.traitHints), at: now,
+            settings: profile.voiceOver)
         guard case .arm(let deadline, _, let generation) = action else { return }
         hintTimer = scheduler.schedule(at: deadline) { [unowned self] in
             hintTimer = nil

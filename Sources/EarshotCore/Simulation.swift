@@ -202,10 +202,8 @@ public final class Simulation {
     }
 
     func phrase(_ element: AccessibilityElement, in order: [AccessibilityElement]) -> String {
-        guard element.traits.contains(.tab) else { return element.spokenDescription() }
-        let tabs = order.filter { $0.traits.contains(.tab) }
-        let position = tabs.firstIndex { $0.id == element.id }.map { (index: $0 + 1, count: tabs.count) }
-        return element.spokenDescription(position: position)
+        element.spokenDescription(
+            screen.phraseContext(of: element.id, in: order, traitWords: profile.voiceOver.traitWords))
     }
 
     func activate(_ id: String) {

@@ -10,6 +10,11 @@ public struct VoiceOverSettings: Hashable, Sendable {
     public var hintDelay: TimeSpan = .milliseconds(400)
     /// Whether hints are spoken at all (V12).
     public var hintsEnabled: Bool = true
+    /// Verbosity: whether the role words of traits ("button", "heading", "tab" …) are spoken. [SET] on.
+    public var traitWords: Bool = true
+    /// Whether a control's own usage hint ("Double tap to edit.", "Swipe up or down with one finger to adjust the
+    /// value.") follows the app's hint. [SRC] AccessibilitySnapshot adds them; [SET] on.
+    public var traitHints: Bool = true
     /// How often a focused `updatesFrequently` element is polled (V10). [SET] 1 s.
     public var pollInterval: TimeSpan = .seconds(1)
     /// What typing echoes (V11). [SET] characters.

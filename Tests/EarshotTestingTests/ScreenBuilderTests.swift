@@ -33,11 +33,13 @@ import Testing
         let session = ScreenReaderSession(
             screen: TestScreen { element }, synthesizer: try TestingFixtures.synthesizer())
         try session.focus(element.id)
-        try session.advance(by: .seconds(4))
+        try session.advance(by: .seconds(8))
         let read = try #require(session.utterances(ofKind: .focusRead).first)
         #expect(read.text == expected)
         #expect(read.wasSpoken)
-        #expect(session.spokenPhraseLog == [expected])
+        // Then only the control's own usage hint, where it has one ("Double tap to edit.").
+        let usageHint = element.element.spokenHint()
+        #expect(session.spokenPhraseLog == [expected] + (usageHint.isEmpty ? [] : [usageHint]))
     }
 
     @Test func swipingSkipsHiddenSubtreesAndOpensContainingContainers() throws {
