@@ -138,7 +138,8 @@ extension AccessibilityElement {
 extension Screen {
     /// The phrase context of the element with `id` in `order` (the navigation order): its tab position, the list
     /// or landmark it starts or ends, and the verbosity.
-    public func phraseContext(of id: String, in order: [AccessibilityElement], traitWords: Bool = true) -> PhraseContext {
+    public func phraseContext(of id: String, in order: [AccessibilityElement], traitWords: Bool = true) -> PhraseContext
+    {
         var context = PhraseContext(traitWords: traitWords)
         if let element = element(id), element.traits.contains(.tab) {
             let tabs = order.filter { $0.traits.contains(.tab) }

@@ -40,7 +40,9 @@ extension Timeline {
             }
             // Where the synthesizer was given other words than the app posted ("$12.00" → "12 dollars").
             if let timing = record.timing, timing.spokenText != timing.text, let start = record.start {
-                add(start, record.outcomeSequence, "\(String(repeating: " ", count: 13))  ↳ spoken as \"\(timing.spokenText)\"")
+                add(
+                    start, record.outcomeSequence,
+                    "\(String(repeating: " ", count: 13))  ↳ spoken as \"\(timing.spokenText)\"")
             }
         }
         lines.sort { ($0.at, $0.sequence, $0.order) < ($1.at, $1.sequence, $1.order) }

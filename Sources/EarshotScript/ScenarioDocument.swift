@@ -90,6 +90,10 @@ public struct ScenarioSettings: Hashable, Sendable {
     public var voiceLocation: SourceLocation?
     /// `hints on|off`.
     public var hints: Bool?
+    /// `trait-words on|off`: verbosity of the role words ("button", "heading" …).
+    public var traitWords: Bool?
+    /// `trait-hints on|off`: the controls' own usage hints ("Double tap to edit.").
+    public var traitHints: Bool?
     /// `typing-feedback characters|words|both|none`.
     public var typingFeedback: ScenarioTypingFeedback?
     /// `poll 1s`: the `updatesFrequently` poll interval (V10).

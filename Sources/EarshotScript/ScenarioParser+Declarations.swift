@@ -67,7 +67,7 @@ extension ParserState {
         if cursor.atString { element.label = cursor.advance()?.text ?? "" }
         let attributes = [
             "value", "hint", "trait", "switch", "on", "off", "hidden", "placeholder", "media", "combine",
-            "contain",
+            "contain", "level", "prompt", "action", "list", "landmark",
         ]
         while !cursor.isAtEnd {
             let attribute = try cursor.keyword(attributes, what: "element attribute")
@@ -85,6 +85,29 @@ extension ParserState {
                         hint: "write 'switch \(attribute.text)' to give this element a switch state")
                 }
                 element.switchOn = attribute.text == "on"
+            case "level":
+                guard kind == .header || element.allTraits.contains(.header) else {
+                    throw cursor.failure(at: attribute, "'level' is only for a header")
+                }
+                let levelToken = cursor.current
+                let level = try cursor.integer("the heading level", minimum: 1)
+                guard level <= 6 else {
+                    throw cursor.failure(at: levelToken, "heading level \(level) is outside 1...6")
+                }
+                element.headingLevel = level
+            case "prompt":
+                guard [.textField, .searchField, .secureField].contains(kind) else {
+                    throw cursor.failure(
+                        at: attribute, "'prompt' is only for a textField, searchField or secureField",
+                        hint: "the prompt is the placeholder a text field reads while it is empty")
+                }
+                element.prompt = try cursor.string("the prompt").text
+            case "action": element.customActions.append(try cursor.string("the action's name").text)
+            case "list", "landmark":
+                guard kind == .group else {
+                    throw cursor.failure(at: attribute, "'\(attribute.text)' is only for a group")
+                }
+                element.containerType = ScenarioContainerType(rawValue: attribute.text)
             case "hidden": element.hidden = true
             case "placeholder": element.placeholder = true
             case "media":

@@ -24,7 +24,8 @@ public enum ScenarioParser {
 
 /// The header keywords, in the order the reference page lists them.
 let headerKeywords = [
-    "title", "pattern", "variant", "says-different", "profile", "network", "voice", "hints", "typing-feedback",
+    "title", "pattern", "variant", "says-different", "profile", "network", "voice", "hints", "trait-words",
+    "trait-hints", "typing-feedback",
     "poll", "hint-delay", "focus-read-preempts-announcements", "scan-step", "duration",
 ]
 let userActionKeywords = ["focus", "swipe", "activate", "type", "scan"]
@@ -238,6 +239,8 @@ struct ParserState {
             settings.voice = token.text
             settings.voiceLocation = location(line, token)
         case "hints": settings.hints = try cursor.flag("on or off")
+        case "trait-words": settings.traitWords = try cursor.flag("on or off")
+        case "trait-hints": settings.traitHints = try cursor.flag("on or off")
         case "typing-feedback":
             let token = try cursor.keyword(ScenarioTypingFeedback.allCases.map(\.rawValue), what: "typing feedback")
             settings.typingFeedback = ScenarioTypingFeedback(rawValue: token.text)

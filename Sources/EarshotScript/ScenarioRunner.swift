@@ -30,6 +30,8 @@ public enum ScenarioRunner {
         }
         let settings = document.header.settings
         if let hints = settings.hints { profile.voiceOver.hintsEnabled = hints }
+        if let traitWords = settings.traitWords { profile.voiceOver.traitWords = traitWords }
+        if let traitHints = settings.traitHints { profile.voiceOver.traitHints = traitHints }
         if let feedback = settings.typingFeedback {
             switch feedback {
             case .characters: profile.voiceOver.typingFeedback = .characters
@@ -128,7 +130,9 @@ struct Lowering {
             id: element.id, label: element.label, value: element.value ?? "", traits: traits, switchState: switchState,
             hint: element.hint ?? "", isHidden: element.hidden,
             container: element.container.map { $0 == .combine ? .combine : .contain },
-            children: element.children.map(self.element), isPlaceholder: element.placeholder)
+            children: element.children.map(self.element), isPlaceholder: element.placeholder,
+            headingLevel: element.headingLevel, prompt: element.prompt ?? "", customActions: element.customActions,
+            containerType: element.containerType.map { $0 == .list ? .list : .landmark })
     }
 
     func reaction(_ reaction: ScenarioReaction) -> AppReaction {

@@ -11,7 +11,7 @@ public struct ScenarioScreen: Sendable {
 /// The kind word that starts an element line; it implies default traits.
 public enum ScenarioElementKind: String, Hashable, Sendable, CaseIterable {
     case button, text, header, link, image, searchField, textField, secureField, toggle, tab, slider, video
-    case progress, group
+    case progress, group, picker, stepper
 
     /// The traits the kind implies (the element's `trait` attributes are added to them).
     ///
@@ -29,7 +29,7 @@ public enum ScenarioElementKind: String, Hashable, Sendable, CaseIterable {
         case .secureField: [.secureTextField]
         case .toggle: [.button]
         case .tab: [.tab]
-        case .slider: [.adjustable]
+        case .slider, .picker, .stepper: [.adjustable]
         case .video: [.startsMediaSession]
         case .group: []
         }
@@ -40,6 +40,11 @@ public enum ScenarioElementKind: String, Hashable, Sendable, CaseIterable {
 public enum ScenarioTrait: String, Hashable, Sendable, CaseIterable {
     case button, header, link, searchField, textField, staticText, image, adjustable, tab, selected, notEnabled
     case updatesFrequently, backButton, secureTextField, playsSound, startsMediaSession
+}
+
+/// `list` / `landmark` on a `group` (`accessibilityContainerType`).
+public enum ScenarioContainerType: String, Hashable, Sendable, CaseIterable {
+    case list, landmark
 }
 
 /// How a `group` exposes its children.
@@ -76,6 +81,14 @@ public struct ScenarioElement: Sendable {
     public var container: ScenarioContainer?
     /// A group's children in reading order.
     public var children: [ScenarioElement]
+    /// `level N` on a `header`: the heading level, 1...6.
+    public var headingLevel: Int? = nil
+    /// `prompt "…"` on a text field: the placeholder read while it is empty.
+    public var prompt: String? = nil
+    /// `action "…"` (repeatable): custom actions; VoiceOver then adds "Actions available".
+    public var customActions: [String] = []
+    /// `list` or `landmark` on a `group`: the container type VoiceOver announces at its edges.
+    public var containerType: ScenarioContainerType? = nil
     /// The element's line.
     public var location: SourceLocation
 

@@ -13,10 +13,24 @@ import Foundation
 /// volume 100              # 0...200
 /// wordgap 0               # extra pause between words, 10 ms units, 0...100
 /// description "One line for earshot voices"
+/// punctuation some        # none | some | all: how much punctuation is named
+/// acronyms spell          # spell | keep: all-caps words without a vowel spelled letter by letter
+/// zero-cents off          # on | off: "12 dollars and 0 cents" for $12.00
+/// clock-times durations   # durations | times: h:mm:ss read as a stopwatch or as a time of day
+/// dates month-first       # month-first | day-first for 1/2/2026
 /// ```
 public enum VoiceFile {
     /// Every key a voice file may set.
-    public static let keys = ["espeak", "variant", "rate", "pitch", "volume", "wordgap", "description"]
+    public static let keys = [
+        "espeak", "variant", "rate", "pitch", "volume", "wordgap", "description", "punctuation", "acronyms",
+        "zero-cents", "clock-times", "dates",
+    ]
+
+    /// The words each text setting accepts; the first is the default.
+    public static let textChoices: [String: [String]] = [
+        "punctuation": ["some", "none", "all"], "acronyms": ["spell", "keep"], "zero-cents": ["off", "on"],
+        "clock-times": ["durations", "times"], "dates": ["month-first", "day-first"],
+    ]
 
     /// Allowed ranges of the integer keys.
     public static let ranges: [String: ClosedRange<Int>] = [
@@ -75,7 +89,20 @@ public enum VoiceFile {
             if value.contains(where: \.isWhitespace) {
                 throw fail(valueColumn, "'\(key)' takes one word, found '\(value)'")
             }
-            if let range = ranges[key] {
+            if let choices = textChoices[key] {
+                guard choices.contains(value) else {
+                    throw fail(
+                        valueColumn,
+                        "'\(key)' must be \(choices.map { "'\($0)'" }.joined(separator: " or ")), found '\(value)'")
+                }
+                switch key {
+                case "punctuation": profile.text.punctuation = PunctuationLevel(rawValue: value) ?? .some
+                case "acronyms": profile.text.spellsAcronyms = value == "spell"
+                case "zero-cents": profile.text.readsZeroCents = value == "on"
+                case "clock-times": profile.text.readsClockDurations = value == "durations"
+                default: profile.text.monthFirstDates = value == "month-first"
+                }
+            } else if let range = ranges[key] {
                 guard let number = Int(value) else {
                     throw fail(valueColumn, "'\(key)' must be a whole number, found '\(value)'")
                 }
@@ -149,6 +176,7 @@ public enum VoiceFile {
         case "rate": "185"
         case "pitch": "50"
         case "volume": "100"
+        case let key where textChoices[key] != nil: textChoices[key]?.first ?? ""
         default: "0"
         }
     }
