@@ -53,8 +53,10 @@ public enum PronunciationFile {
                 }
                 guard close < characters.count else { throw fail(start + 1, "unterminated pattern: add a closing /") }
                 separator = characters[(close + 1)...].firstIndex(of: "=")
-                if let separator, !characters[(close + 1)..<separator].allSatisfy(\.isWhitespace) {
-                    throw fail(close + 2, "expected '=' after the pattern")
+                if let stray = characters[(close + 1)...].firstIndex(where: { !$0.isWhitespace }),
+                    stray != separator
+                {
+                    throw fail(stray + 1, "expected '=' after the pattern")
                 }
             } else {
                 separator = characters[start...].firstIndex(of: "=")
