@@ -95,6 +95,10 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     static func format(_ duration: Duration) -> String { TimeSpan(duration).formatted }
 
     /// Builds the value from a timeline record; `timeline` resolves who cut it.
+    ///
+    /// Not optimized: Swift 6.3.1's release optimizer (CopyPropagation) crashes on this initializer since
+    /// `UtteranceRecord` carries the voice's text settings; remove `@_optimize(none)` once a compiler fixes it.
+    @_optimize(none)
     init(_ record: UtteranceRecord, in timeline: Timeline) {
         id = record.utterance.id
         text = record.utterance.text
