@@ -35,7 +35,8 @@ extension AccessibilityElement {
     /// What VoiceOver says when focus lands here, without the hint.
     ///
     /// `[Selected,] label, value, [Dimmed,] trait words, [k of n,] [list start / list end,] [Actions available]`
-    /// (SPEECH-MODEL §2 "Element phrasing"; [SRC] AccessibilitySnapshot's VoiceOver description model). Examples:
+    /// (the speech model's phrasing rule, documented in `docs/speech-text.md`; [SRC] AccessibilitySnapshot's
+    /// VoiceOver description model). Examples:
     /// `Cart, 3 items, button`, `Captions, switch button, on`, `Home, tab, 1 of 4`, `Volume, 50%, adjustable`,
     /// `Password, secure text field` (the typed dots are not read), `Email, text field` with an empty value
     /// reads its prompt in the value's place. A combining container speaks its exposed children's phrases joined

@@ -86,6 +86,7 @@ extension SpeechLanguage {
             "one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth",
             "twelve": "twelfth",
         ],
+        ordinalEndings: (from: "y", to: "ieth", regular: "th"),
         words: Words(
             minus: "minus", percent: "percent", to: "to", and: "and", oh: "oh", oclock: "o'clock", number: "number",
             hour: ("hour", "hours"), minute: ("minute", "minutes"), second: ("second", "seconds"), am: "A M",

@@ -50,6 +50,9 @@ public struct SpeechLanguage: Sendable {
     public var scales: (hundred: String, thousand: String, million: String, billion: String)
     /// Ordinal forms of number words that do not just add the regular ending.
     public var ordinalWords: [String: String]
+    /// How the last number word becomes ordinal otherwise: words ending in `from` swap it for `to` ("twenty" →
+    /// "twentieth"), others add `regular` ("four" → "fourth").
+    public var ordinalEndings: (from: String, to: String, regular: String)
     /// Small words the rules put between numbers and units.
     public var words: Words
 
@@ -115,7 +118,8 @@ public struct SpeechLanguage: Sendable {
         let head = String(cardinal[..<cut])
         let last = String(cardinal[cut...])
         if let irregular = ordinalWords[last] { return head + irregular }
-        if last.hasSuffix("y") { return head + last.dropLast() + "ieth" }
-        return head + last + "th"
+        let endings = ordinalEndings
+        if last.hasSuffix(endings.from) { return head + last.dropLast(endings.from.count) + endings.to }
+        return head + last + endings.regular
     }
 }

@@ -26,8 +26,8 @@ extension TextNormalizer {
         var whole = String(characters[index..<end])
         // Thousands separators: only groups of exactly three digits after a first group of one to three.
         if end - index <= 3 {
-            while end + 3 < characters.count + 1, end < characters.count, characters[end] == ",",
-                isDigit(end + 1), isDigit(end + 2), isDigit(end + 3), !isDigit(end + 4)
+            while end < characters.count, characters[end] == ",", isDigit(end + 1), isDigit(end + 2),
+                isDigit(end + 3), !isDigit(end + 4)
             {
                 whole += String(characters[(end + 1)...(end + 3)])
                 end += 4

@@ -1,7 +1,7 @@
 import EarshotCore
 import Testing
 
-/// Every control kind real screens use, with its exact words and order (SPEECH-MODEL §2 "Element phrasing").
+/// Every control kind real screens use, with its exact words and order (docs/speech-text.md, "Element phrasing").
 @Suite struct ElementPhrasingTests {
     typealias Case = (element: AccessibilityElement, context: PhraseContext, spoken: String)
 
