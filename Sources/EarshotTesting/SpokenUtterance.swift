@@ -30,6 +30,9 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     public var id: Int
     /// The full text VoiceOver was asked to say.
     public var text: String
+    /// The words the synthesizer was given for `text` once it started ("Pay 12 dollars" for "Pay $12.00";
+    /// `docs/speech-text.md`); `text` when nothing was rewritten or it never started.
+    public var spokenText: String
     /// What kind of speech it is: `.focusRead`, `.announcement`, `.typingEcho`, `.poll`, `.hint` …
     public var kind: UtteranceKind
     /// The announcement priority (`.default` for everything that is not an announcement).
@@ -102,6 +105,7 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     init(_ record: UtteranceRecord, in timeline: Timeline) {
         id = record.utterance.id
         text = record.utterance.text
+        spokenText = record.timing?.spokenText ?? record.utterance.text
         kind = record.utterance.kind
         priority = record.utterance.priority
         cause = record.utterance.cause
