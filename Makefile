@@ -21,6 +21,9 @@ deps:
 	  else echo "missing packages and no sudo; as root run: apt-get install -y$$missing" >&2; exit 1; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# The tests validate check's JSON and SARIF outputs with Python's jsonschema (PyPI).
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema \
+	  || { echo "python3 -m pip install jsonschema failed (try: apt-get install python3-jsonschema)" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build --build-path $(BUILD_DIR)
