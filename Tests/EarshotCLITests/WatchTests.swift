@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import EarshotCLI
+
+/// `--watch`: saves seen by inotify however the editor saves, and check re-running on a save.
+@Suite struct WatchTests {
+    @Test func aSaveByRenameAndAnInPlaceSaveAreBothSeenAndSwapFilesAreNot() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let watcher = try FileWatcher()
+        try watcher.watch(folder: folder.path)
+        // An editor's swap file and backup first: not relevant, so the wait must go on to the real save.
+        try "x".write(toFile: folder.path + "/.a.earshot.swp", atomically: false, encoding: .utf8)
+        try "x".write(toFile: folder.path + "/a.earshot~", atomically: false, encoding: .utf8)
+        // vim / VS Code style: write a temporary, rename it over the script.
+        try "x".write(toFile: folder.path + "/.a.earshot.tmp", atomically: false, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: folder.path + "/.a.earshot.tmp", toPath: folder.path + "/a.earshot")
+        let renamed = try watcher.waitForChanges(relevant: CheckWatch.isRelevant)
+        #expect(renamed.map(\.name) == ["a.earshot"])
+        // nano style: write the file in place.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.path + "/a.earshot"))
+        try handle.write(contentsOf: Data("y".utf8))
+        try handle.close()
+        let inPlace = try watcher.waitForChanges(relevant: CheckWatch.isRelevant)
+        #expect(inPlace.map(\.path) == [folder.path + "/a.earshot"])
+    }
+
+    @Test(arguments: [
+        ("Scripts/x", "before.earshot", true),
+        ("Voices", "fast.voice", true),
+        ("Voices/variants", "earshot-narrator", true),
+        ("Scripts/x", ".before.earshot.swp", false),
+        ("Scripts/x", "before.earshot~", false),
+        ("Scripts/x", "4913", false),
+        ("Scripts/x", "notes.md", false),
+    ])
+    func onlyScriptsVoicesAndVariantsAreRelevant(folder: String, name: String, relevant: Bool) {
+        #expect(CheckWatch.isRelevant(FileWatcher.Change(folder: folder, name: name)) == relevant)
+    }
+
+    @Test func checkWatchRunsAgainWhenTheScriptIsSaved() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let script = folder.path + "/after-search.earshot"
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/Scripts/announcement-spam/after-search.earshot", toPath: script)
+        let watching = DispatchSemaphore(value: 0)
+        let captured = CapturedContext()
+        var context = captured.context
+        let collect = context.writeOutput
+        context.writeOutput = { text in
+            collect(text)
+            if text.hasPrefix("watching ") { watching.signal() }
+        }
+        context.environment[CheckWatch.runLimitVariable] = "2"
+        let status = LockedStatus()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [context] in
+            status.set(Earshot.run(["check", "--watch", script], context: context))
+            done.signal()
+        }
+        thread.start()
+        #expect(watching.wait(timeout: .now() + 120) == .success, "the first run ends by watching")
+        // Save a version whose after script now fails a check (an announcement on every keystroke).
+        let broken = try String(
+            contentsOfFile: packageRoot + "/Scripts/announcement-spam/before-search.earshot", encoding: .utf8
+        ).replacingOccurrences(of: "variant  before", with: "variant  after")
+        try broken.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(done.wait(timeout: .now() + 120) == .success, "the second run ends the loop")
+        #expect(status.value == 1, "the second run fails: \(captured.output)")
+        let output = captured.output
+        #expect(output.components(separatedBy: "1 script: ").count == 3, "two runs: \(output)")
+        #expect(output.contains("saved: \(script)"))
+        #expect(output.contains("✔ nothing announced while typing"))
+        #expect(output.contains("✘ nothing announced while typing"))
+        #expect(!output.contains("\u{1B}[2J"), "no screen clearing when the output is not a terminal")
+    }
+}
+
+/// A status set by one thread and read by another.
+final class LockedStatus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var status: Int32 = -1
+    var value: Int32 { lock.withLock { status } }
+    func set(_ value: Int32) { lock.withLock { status = value } }
+}
