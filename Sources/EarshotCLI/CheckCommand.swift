@@ -43,7 +43,9 @@ public struct CheckCommand: Command {
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let outputs = try CheckOutputs(arguments)
         if arguments.flag(CheckWatch.option.long) {
-            return try CheckWatch.loop(arguments, context: context) { try runOnce(arguments, outputs, context) }
+            return try CheckWatch.loop(arguments, words: arguments.arguments("path"), context: context) {
+                try runOnce(arguments, outputs, context)
+            }
         }
         return try runOnce(arguments, outputs, context)
     }

@@ -54,17 +54,17 @@ public enum CheckWatch {
         return (change.folder as NSString).lastPathComponent == "variants" && !name.contains(".")
     }
 
-    /// Runs `body`, then waits for a save and runs it again, until Ctrl-C (or `EARSHOT_WATCH_RUNS` runs).
+    /// Runs `body`, then waits for a save in the folders of `words` (scripts, folders, pattern names) or the
+    /// Voices folder and runs it again, until Ctrl-C (or `EARSHOT_WATCH_RUNS` runs).
     /// A run that fails (a malformed script, a bad voice) prints its error and the loop goes on waiting.
     ///
     /// - Returns: the last run's status.
     /// - Throws: `CommandFailure` when the files cannot be watched.
     public static func loop(
-        _ arguments: ParsedArguments, context: CommandContext, pathArgument: String = "path",
-        body: () throws -> Int32
+        _ arguments: ParsedArguments, words: [String], context: CommandContext, body: () throws -> Int32
     ) throws -> Int32 {
         let watcher: FileWatcher
-        let paths = resolvedPaths(arguments.arguments(pathArgument), context: context)
+        let paths = resolvedPaths(words, context: context)
         let folders = folders(arguments, paths: paths, context: context)
         do {
             watcher = try FileWatcher()
@@ -81,7 +81,9 @@ public enum CheckWatch {
             if !changed.isEmpty { context.print("saved: " + changed.map(\.path).joined(separator: ", ") + "\n") }
             status = runReportingErrors(body, context: context)
             runs += 1
+            // 130: the run was stopped with Ctrl-C (listen catches it while playing), so the loop stops too.
             if let limit, runs >= limit { return status }
+            if status == 130 { return status }
             context.print(
                 "watching \(folders.count) folder\(folders.count == 1 ? "" : "s") for saved scripts and voices "
                     + "(Ctrl-C stops)")

@@ -78,6 +78,31 @@ import Testing
     }
 }
 
+/// `listen --watch`: the same loop around playback.
+@Suite struct ListenWatchTests {
+    @Test func listenWatchWithInteractiveIsAUsageError() {
+        let captured = CapturedContext()
+        let status = Earshot.run(
+            ["listen", "--watch", "--interactive", packageRoot + "/Scripts/updates-frequently/after.earshot"],
+            context: captured.context)
+        #expect(status == 64)
+        #expect(captured.error.contains("--watch replays scripts or --compare"))
+    }
+
+    @Test func listenWatchReportsEachRunsErrorAndKeepsTheLoopsStatus() {
+        let captured = CapturedContext()
+        var context = captured.context
+        context.environment[CheckWatch.runLimitVariable] = "1"
+        let status = Earshot.run(
+            [
+                "listen", "--watch", "--device", "earshot-no-such-card",
+                packageRoot + "/Scripts/updates-frequently/after.earshot",
+            ], context: context)
+        #expect(status == 1)
+        #expect(captured.error.contains("cannot open audio device 'earshot-no-such-card'"), "\(captured.error)")
+    }
+}
+
 /// A status set by one thread and read by another.
 final class LockedStatus: @unchecked Sendable {
     private let lock = NSLock()
