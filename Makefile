@@ -3,11 +3,13 @@
 
 SWIFT      ?= swift
 BUILD_DIR  ?= .build
+PREFIX     ?= /usr/local
+SHARE       = $(DESTDIR)$(PREFIX)/share/earshot
 EARSHOT     = $(BUILD_DIR)/release/earshot
 APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
                sox alsa-utils fonts-noto-color-emoji chromium
 
-.PHONY: deps build release demo test check clean
+.PHONY: deps build release demo test check clean install install-files uninstall
 
 # Installs the Debian packages Earshot needs; does nothing when they are all present.
 deps:
@@ -46,6 +48,24 @@ test: deps
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Installs earshot for use outside the checkout: the binary in PREFIX/bin, and the voices, scripts, docs and
+# editor grammar it reads in PREFIX/share/earshot (the binary finds them there; see docs/architecture.md).
+install: release
+	@$(MAKE) --no-print-directory install-files
+
+# The copying half of install, for a binary already built (EARSHOT=path/to/earshot).
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)
+	install -m 755 $(EARSHOT) $(DESTDIR)$(PREFIX)/bin/earshot
+	rm -rf $(SHARE)/Voices $(SHARE)/Scripts $(SHARE)/docs $(SHARE)/editors
+	cp -R Voices Scripts docs editors $(SHARE)/
+	install -m 644 README.md $(SHARE)/README.md
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/earshot and $(SHARE)/"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/earshot
+	rm -rf $(SHARE)
 
 # Regenerates Samples/: every script rendered to WAV with its transcript, each in a fresh process (the test
 # suite fails when Samples/ is out of date).
