@@ -48,6 +48,10 @@ public enum Earshot {
                 return helpTopic(name, context: context, commands: commands)
             }
             context.writeOutput(command.signature.helpText(program: program))
+            // `help voices` is both a command and a topic: the command's options, then the file format.
+            if let topic = HelpTopic.all.first(where: { $0.name == name }), let page = try? topic.text() {
+                context.writeOutput("\n" + page)
+            }
             return ExitCode.success
         default:
             break
