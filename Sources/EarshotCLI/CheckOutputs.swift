@@ -53,7 +53,8 @@ public struct CheckOutputs: Sendable {
             throw UsageError("--record and --update cannot be combined (--update also writes missing transcripts)")
         }
         golden =
-            arguments.flag(Self.updateOption.long) ? .update : arguments.flag(Self.recordOption.long) ? .record : .compare
+            arguments.flag(Self.updateOption.long)
+            ? .update : arguments.flag(Self.recordOption.long) ? .record : .compare
         sarifPath = arguments.value(Self.sarifOption.long)
         if let sarifPath {
             var isDirectory: ObjCBool = false

@@ -92,7 +92,9 @@ extension CheckReport {
     }
 
     static func json(_ location: SourceLocation) -> JSONValue {
-        .object([("path", .string(location.path)), ("line", .integer(location.line)), ("column", .integer(location.column))])
+        .object([
+            ("path", .string(location.path)), ("line", .integer(location.line)), ("column", .integer(location.column)),
+        ])
     }
 
     static func json(_ verdict: GoldenTranscript.Verdict) -> JSONValue {

@@ -56,7 +56,9 @@ extension CheckReport {
                             ("level", .string("error")),
                             (
                                 "message",
-                                .object([("text", .string("check \"\(check.name)\" failed: \(assertion.text)\(evidence)"))])
+                                .object([
+                                    ("text", .string("check \"\(check.name)\" failed: \(assertion.text)\(evidence)"))
+                                ])
                             ),
                             (
                                 "locations",
@@ -71,20 +73,35 @@ extension CheckReport {
                 JSONValue.object([
                     ("id", .string(rule.id)),
                     ("shortDescription", .object([("text", .string(rule.summary))])),
-                    ("help", .object([("text", .string("Read \(rule.page) for the pattern, its fix and its checks."))])),
+                    (
+                        "help",
+                        .object([("text", .string("Read \(rule.page) for the pattern, its fix and its checks."))])
+                    ),
                     ("defaultConfiguration", .object([("level", .string(Self.sarifLevel(rule.impact)))])),
-                    ("properties", .object([("impact", .string(rule.impact.rawValue)), ("pattern", .string(rule.card))])),
+                    (
+                        "properties",
+                        .object([("impact", .string(rule.impact.rawValue)), ("pattern", .string(rule.card))])
+                    ),
                 ])
             } + [
                 .object([
                     ("id", .string(Self.failedCheckRule)),
-                    ("shortDescription", .object([("text", .string("an assertion in a script's check block does not hold"))])),
-                    ("help", .object([("text", .string("Read docs/scenario-format.md for what each assertion means."))])),
+                    (
+                        "shortDescription",
+                        .object([("text", .string("an assertion in a script's check block does not hold"))])
+                    ),
+                    (
+                        "help",
+                        .object([("text", .string("Read docs/scenario-format.md for what each assertion means."))])
+                    ),
                     ("defaultConfiguration", .object([("level", .string("error"))])),
                 ])
             ]
         return .object([
-            ("$schema", .string("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json")),
+            (
+                "$schema",
+                .string("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json")
+            ),
             ("version", .string(Self.sarifVersion)),
             (
                 "runs",
@@ -105,7 +122,9 @@ extension CheckReport {
                         ),
                         (
                             "originalUriBaseIds",
-                            .object([("SRCROOT", .object([("uri", .string(Self.fileURI(directory: currentDirectory)))]))])
+                            .object([
+                                ("SRCROOT", .object([("uri", .string(Self.fileURI(directory: currentDirectory)))]))
+                            ])
                         ),
                         ("results", .array(results)),
                     ])
@@ -141,7 +160,10 @@ extension CheckReport {
                 "physicalLocation",
                 .object([
                     ("artifactLocation", .object(artifact)),
-                    ("region", .object([("startLine", .integer(location.line)), ("startColumn", .integer(location.column))])),
+                    (
+                        "region",
+                        .object([("startLine", .integer(location.line)), ("startColumn", .integer(location.column))])
+                    ),
                 ])
             )
         ])

@@ -100,7 +100,9 @@ public enum CheckWatch {
     static func resolvedPaths(_ words: [String], context: CommandContext) -> [String] {
         words.map { word in
             if FileManager.default.fileExists(atPath: word) { return word }
-            if let scripts = ScenarioInputs.scriptsFolder(), FileManager.default.fileExists(atPath: scripts + "/" + word) {
+            if let scripts = ScenarioInputs.scriptsFolder(),
+                FileManager.default.fileExists(atPath: scripts + "/" + word)
+            {
                 return scripts + "/" + word
             }
             return word
@@ -112,7 +114,8 @@ public enum CheckWatch {
         do {
             return try body()
         } catch let failure as CommandFailure {
-            context.printError(failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
+            context.printError(
+                failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
             return failure.exitCode
         } catch let error as UsageError {
             context.printError("\(context.program): error: \(error.message)")

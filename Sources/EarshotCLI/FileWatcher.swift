@@ -82,7 +82,8 @@ public final class FileWatcher {
         while changes.isEmpty {
             changes.formUnion(try read(timeoutMilliseconds: -1).filter(relevant))
         }
-        let settleMilliseconds = Int32(settle.components.seconds * 1000 + settle.components.attoseconds / 1_000_000_000_000_000)
+        let settleMilliseconds = Int32(
+            settle.components.seconds * 1000 + settle.components.attoseconds / 1_000_000_000_000_000)
         while true {
             let more = try read(timeoutMilliseconds: settleMilliseconds)
             if more.isEmpty { break }

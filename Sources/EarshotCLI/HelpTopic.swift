@@ -22,12 +22,17 @@ public struct HelpTopic: Sendable, Equatable {
             name: "timeline", summary: "timed lines and user actions", page: "docs/scenario-format.md",
             section: "Timeline"),
         HelpTopic(name: "voices", summary: "voice profiles (.voice files)", page: "Voices/README.md"),
-        HelpTopic(name: "speech-model", summary: "the screen-reader rules the engine applies", page: "docs/speech-model.md"),
+        HelpTopic(
+            name: "speech-model", summary: "the screen-reader rules the engine applies", page: "docs/speech-model.md"),
         HelpTopic(name: "patterns", summary: "the five patterns and their pages", page: "docs/patterns/README.md"),
-        HelpTopic(name: "review-page", summary: "the review page render and compare write", page: "docs/review-page.md"),
+        HelpTopic(
+            name: "review-page", summary: "the review page render and compare write", page: "docs/review-page.md"),
         HelpTopic(name: "testing-api", summary: "headless tests in your own Swift suites", page: "docs/testing-api.md"),
-        HelpTopic(name: "architecture", summary: "how the pieces fit, and where things live", page: "docs/architecture.md"),
-        HelpTopic(name: "install", summary: "installing, and where earshot looks for its files", page: "docs/architecture.md", section: "Installing"),
+        HelpTopic(
+            name: "architecture", summary: "how the pieces fit, and where things live", page: "docs/architecture.md"),
+        HelpTopic(
+            name: "install", summary: "installing, and where earshot looks for its files", page: "docs/architecture.md",
+            section: "Installing"),
     ]
 
     /// The topic with `name`, or a pattern's page (`earshot help announcement-spam`).

@@ -44,7 +44,8 @@ public enum LineDiff {
             let oldCount = slice.filter { if case .added = $0 { return false } else { return true } }.count
             let newCount = slice.filter { if case .removed = $0 { return false } else { return true } }.count
             let start = positions[hunk.lowerBound]
-            output += "@@ -\(start.old + (oldCount > 0 ? 1 : 0)),\(oldCount) +\(start.new + (newCount > 0 ? 1 : 0)),\(newCount) @@\n"
+            output +=
+                "@@ -\(start.old + (oldCount > 0 ? 1 : 0)),\(oldCount) +\(start.new + (newCount > 0 ? 1 : 0)),\(newCount) @@\n"
             for edit in slice {
                 switch edit {
                 case .same(let line): output += " \(line)\n"

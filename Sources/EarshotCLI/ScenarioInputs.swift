@@ -53,9 +53,10 @@ public enum ScenarioInputs {
     /// The nearest `Scripts` folder, walking up from the current directory; else an install's
     /// `share/earshot/Scripts` (see `InstallLayout`).
     static func scriptsFolder() -> String? {
-        nearestScriptsFolder() ?? InstallLayout.shareFolder().map { $0 + "/Scripts" }.flatMap {
-            FileManager.default.fileExists(atPath: $0) ? $0 : nil
-        }
+        nearestScriptsFolder()
+            ?? InstallLayout.shareFolder().map { $0 + "/Scripts" }.flatMap {
+                FileManager.default.fileExists(atPath: $0) ? $0 : nil
+            }
     }
 
     private static func nearestScriptsFolder() -> String? {

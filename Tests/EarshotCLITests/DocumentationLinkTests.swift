@@ -9,8 +9,10 @@ import Testing
     static func markdownFiles(root: String = packageRoot) -> [String] {
         let docs = (FileManager.default.enumerator(atPath: root + "/docs")?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
-        let readmes = ["README.md", "Voices/README.md", "Samples/README.md", "editors/README.md", "Tests/Schemas/README.md"]
-            .filter { FileManager.default.fileExists(atPath: root + "/" + $0) }
+        let readmes = [
+            "README.md", "Voices/README.md", "Samples/README.md", "editors/README.md", "Tests/Schemas/README.md",
+        ]
+        .filter { FileManager.default.fileExists(atPath: root + "/" + $0) }
         return (readmes + docs).sorted()
     }
 
@@ -26,7 +28,9 @@ import Testing
             let range = NSRange(line.startIndex..., in: line)
             for expression in [inline, reference].compactMap({ $0 }) {
                 for match in expression.matches(in: line, range: range) {
-                    if let target = Range(match.range(at: 1), in: line) { found.append((index + 1, String(line[target]))) }
+                    if let target = Range(match.range(at: 1), in: line) {
+                        found.append((index + 1, String(line[target])))
+                    }
                 }
             }
         }

@@ -94,15 +94,16 @@ import Testing
 
 /// When check prints colour.
 @Suite struct TerminalStyleTests {
-    @Test(arguments: [
-        (true, [:], true),
-        (false, [:], false),
-        (true, ["NO_COLOR": "1"], false),
-        (true, ["NO_COLOR": ""], true),
-        (false, ["CLICOLOR_FORCE": "1"], true),
-        (true, ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"], false),
-        (true, ["TERM": "dumb"], false),
-    ] as [(Bool, [String: String], Bool)])
+    @Test(
+        arguments: [
+            (true, [:], true),
+            (false, [:], false),
+            (true, ["NO_COLOR": "1"], false),
+            (true, ["NO_COLOR": ""], true),
+            (false, ["CLICOLOR_FORCE": "1"], true),
+            (true, ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"], false),
+            (true, ["TERM": "dumb"], false),
+        ] as [(Bool, [String: String], Bool)])
     func colourNeedsATerminalAndNoNO_COLOR(isTerminal: Bool, environment: [String: String], colored: Bool) {
         let style = TerminalStyle(isTerminal: isTerminal, environment: environment)
         #expect(style.colored == colored)

@@ -45,10 +45,11 @@ import Testing
         #expect(make.status == 0, "\(make.error)")
         let installed = prefix.path + "/bin/earshot"
         #expect(FileManager.default.isExecutableFile(atPath: installed))
-        for file in ["Voices/default.voice", "Voices/expert.voice", "docs/scenario-format.md", "docs/speech-model.md",
+        for file in [
+            "Voices/default.voice", "Voices/expert.voice", "docs/scenario-format.md", "docs/speech-model.md",
             "docs/patterns/announcement-spam.md", "Scripts/announcement-spam/after-search.earshot",
-            "editors/earshot.tmLanguage.json"]
-        {
+            "editors/earshot.tmLanguage.json",
+        ] {
             #expect(FileManager.default.fileExists(atPath: prefix.path + "/share/earshot/" + file), "\(file)")
         }
 
@@ -59,7 +60,8 @@ import Testing
         let check = try Self.run(installed, ["check", "--voice", "expert", "mine.earshot"], in: elsewhere.path)
         #expect(check.status == 0, "\(check.error)")
         #expect(check.output.contains("mine.earshot — Search results while typing (after, voiceover, voice expert)"))
-        let pattern = try Self.run(installed, ["check", "--quiet", "--expect-variants", "updates-frequently"], in: elsewhere.path)
+        let pattern = try Self.run(
+            installed, ["check", "--quiet", "--expect-variants", "updates-frequently"], in: elsewhere.path)
         #expect(pattern.status == 0, "a pattern name finds the installed Scripts: \(pattern.error)")
         let help = try Self.run(installed, ["help", "script"], in: elsewhere.path)
         #expect(help.status == 0)
@@ -81,7 +83,8 @@ import Testing
         try FileManager.default.copyItem(
             atPath: packageRoot + "/Scripts/announcement-spam/after-search.earshot",
             toPath: prefix.path + "/mine.earshot")
-        let check = try Self.run(prefix.path + "/bin/earshot", ["check", "--voice", "expert", "mine.earshot"], in: prefix.path)
+        let check = try Self.run(
+            prefix.path + "/bin/earshot", ["check", "--voice", "expert", "mine.earshot"], in: prefix.path)
         #expect(check.status != 0)
         #expect(check.error.contains("no Voices folder found"), "\(check.error)")
         let help = try Self.run(prefix.path + "/bin/earshot", ["help", "script"], in: prefix.path)

@@ -45,7 +45,8 @@ import Testing
     @Test func templatesAndEscapesInStringsHaveTheirOwnScopes() throws {
         let grammar = try Grammar(path: Self.grammarPath)
         let tokens = grammar.tokenize("  set results label \"{results-for query} \\\"results\\\"\"")
-        #expect(tokens.contains { $0.text == "{results-for query}" && $0.scope == "variable.parameter.template.earshot" })
+        #expect(
+            tokens.contains { $0.text == "{results-for query}" && $0.scope == "variable.parameter.template.earshot" })
         #expect(tokens.contains { $0.text == "\\\"" && $0.scope == "constant.character.escape.earshot" })
     }
 }
@@ -166,7 +167,10 @@ struct Grammar {
                 let stop = scan(
                     text, from: begin.location + begin.length, patterns: inner, end: endExpression, into: &innerTokens)
                 if let name {
-                    tokens.append(Token(range: NSRange(location: begin.location, length: stop - begin.location), scope: name, text: ""))
+                    tokens.append(
+                        Token(
+                            range: NSRange(location: begin.location, length: stop - begin.location), scope: name,
+                            text: ""))
                 }
                 tokens += innerTokens
                 position = max(stop, begin.location + 1)
