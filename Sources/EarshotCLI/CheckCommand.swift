@@ -18,7 +18,7 @@ public struct CheckCommand: Command {
         discussion: """
             PATH is a script, a folder of scripts, or a pattern name (a folder under Scripts/). Each check \
             prints ✔ or ✘ with the evidence: times, the phrases heard, what cut what. Findings name the \
-            cards' anti-patterns with a rule id, an impact and the card to read.
+            cards' anti-patterns with a rule id, an impact and the page to read (docs/patterns/).
             """,
         arguments: [ArgumentSpec("path", arity: .oneOrMore, help: "Scripts, folders or pattern names.")],
         options: [
