@@ -74,22 +74,38 @@ public final class FileWatcher {
     }
 
     /// Blocks until at least one file that `relevant` accepts changes, then gathers what else changes within
-    /// `settle` (an editor's save is several events) and returns the changes, sorted.
+    /// `settle` (an editor's save is several events) and returns the changes, sorted. With a `timeout`, returns
+    /// an empty list when nothing relevant changed in that time.
     ///
     /// - Throws: `Failure` when reading inotify fails.
-    public func waitForChanges(settle: Duration = .milliseconds(150), relevant: (Change) -> Bool) throws -> [Change] {
+    public func waitForChanges(
+        settle: Duration = .milliseconds(150), timeout: Duration? = nil, relevant: (Change) -> Bool
+    ) throws -> [Change] {
         var changes: Set<Change> = []
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while changes.isEmpty {
-            changes.formUnion(try read(timeoutMilliseconds: -1).filter(relevant))
+            var wait: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return [] }
+                wait = Self.milliseconds(left)
+            }
+            changes.formUnion(try read(timeoutMilliseconds: wait).filter(relevant))
         }
-        let settleMilliseconds = Int32(
-            settle.components.seconds * 1000 + settle.components.attoseconds / 1_000_000_000_000_000)
+        let settleMilliseconds = Self.milliseconds(settle)
         while true {
             let more = try read(timeoutMilliseconds: settleMilliseconds)
             if more.isEmpty { break }
             changes.formUnion(more.filter(relevant))
         }
         return changes.sorted { $0.path < $1.path }
+    }
+
+    /// A duration in whole milliseconds for `poll`, rounded up so a wait never ends early.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(0, milliseconds))
     }
 
     /// Reads the events ready within the timeout (-1: wait forever); an empty list when none came.

@@ -16,14 +16,17 @@ import Testing
         // vim / VS Code style: write a temporary, rename it over the script.
         try "x".write(toFile: folder.path + "/.a.earshot.tmp", atomically: false, encoding: .utf8)
         try FileManager.default.moveItem(atPath: folder.path + "/.a.earshot.tmp", toPath: folder.path + "/a.earshot")
-        let renamed = try watcher.waitForChanges(relevant: CheckWatch.isRelevant)
+        let renamed = try watcher.waitForChanges(timeout: .seconds(60), relevant: CheckWatch.isRelevant)
         #expect(renamed.map(\.name) == ["a.earshot"])
         // nano style: write the file in place.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.path + "/a.earshot"))
         try handle.write(contentsOf: Data("y".utf8))
         try handle.close()
-        let inPlace = try watcher.waitForChanges(relevant: CheckWatch.isRelevant)
+        let inPlace = try watcher.waitForChanges(timeout: .seconds(60), relevant: CheckWatch.isRelevant)
         #expect(inPlace.map(\.path) == [folder.path + "/a.earshot"])
+        // Only an editor's temporary: nothing relevant, so the wait times out empty.
+        try "z".write(toFile: folder.path + "/.b.earshot.swp", atomically: false, encoding: .utf8)
+        #expect(try watcher.waitForChanges(timeout: .milliseconds(300), relevant: CheckWatch.isRelevant).isEmpty)
     }
 
     @Test(arguments: [
