@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 SHARE       = $(DESTDIR)$(PREFIX)/share/earshot
 EARSHOT     = $(BUILD_DIR)/release/earshot
 APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
-               sox alsa-utils fonts-noto-color-emoji chromium
+               sox alsa-utils fonts-noto-color-emoji chromium python3-jsonschema
 
 .PHONY: deps build release demo test check clean install install-files uninstall
 
@@ -23,9 +23,10 @@ deps:
 	  else echo "missing packages and no sudo; as root run: apt-get install -y$$missing" >&2; exit 1; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@# The tests validate check's JSON and SARIF outputs with Python's jsonschema (PyPI).
+	@# The tests validate check's JSON and SARIF outputs with Python's jsonschema: Debian's python3-jsonschema
+	@# above, or from PyPI when the python3 on PATH is not the system one (pyenv, a virtualenv).
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema \
-	  || { echo "python3 -m pip install jsonschema failed (try: apt-get install python3-jsonschema)" >&2; exit 1; }
+	  || { echo "no jsonschema module for $$(command -v python3); run: python3 -m pip install jsonschema" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build --build-path $(BUILD_DIR)
