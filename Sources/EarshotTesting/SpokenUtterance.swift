@@ -95,6 +95,11 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     static func format(_ duration: Duration) -> String { TimeSpan(duration).formatted }
 
     /// Builds the value from a timeline record; `timeline` resolves who cut it.
+    ///
+    /// Not optimized: Swift 6.3.1's CopyPropagation pass crashes on this initializer in release builds ("Found
+    /// ownership error"), which breaks `swift build -c release`. It runs once per utterance, so the cost is
+    /// nil; remove the attribute once a release build compiles without it.
+    @_optimize(none)
     init(_ record: UtteranceRecord, in timeline: Timeline) {
         id = record.utterance.id
         text = record.utterance.text
