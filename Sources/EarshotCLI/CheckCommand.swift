@@ -6,7 +6,8 @@ import Foundation
 /// `earshot check PATH...`: runs scenario scripts headlessly with real espeak-ng durations and judges them.
 ///
 /// Prints each check as pass or fail with its evidence, then the findings (the cards' anti-patterns, found
-/// whatever the checks say). Exit status: 0 when every check passes, 1 when any fails, 2 when a script is
+/// whatever the checks say). Exit status: 0 when every check passes, 1 when any fails (or a recorded
+/// `NAME.transcript` no longer matches the run), 2 when a script is
 /// malformed (nothing runs then), 64 for a bad command line. With `--expect-variants`, a `before` script is
 /// expected to fail at least one check and an `after` script to pass all: the status says whether they did.
 public struct CheckCommand: Command {
