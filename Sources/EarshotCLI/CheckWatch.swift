@@ -76,15 +76,19 @@ public enum CheckWatch {
         var runs = 0
         var status = ExitCode.success
         var changed: [FileWatcher.Change] = []
+        // With --format json, standard output carries only the documents; the loop's own lines go to stderr.
+        let say =
+            arguments.value(CheckOutputs.formatOption.long) == CheckOutputs.Format.json.rawValue
+            ? context.printError : context.print
         while true {
             if context.outputIsTerminal { context.writeOutput("\u{1B}[2J\u{1B}[H") }
-            if !changed.isEmpty { context.print("saved: " + changed.map(\.path).joined(separator: ", ") + "\n") }
+            if !changed.isEmpty { say("saved: " + changed.map(\.path).joined(separator: ", ") + "\n") }
             status = runReportingErrors(body, context: context)
             runs += 1
             // 130: the run was stopped with Ctrl-C (listen catches it while playing), so the loop stops too.
             if let limit, runs >= limit { return status }
             if status == 130 { return status }
-            context.print(
+            say(
                 "watching \(folders.count) folder\(folders.count == 1 ? "" : "s") for saved scripts and voices "
                     + "(Ctrl-C stops)")
             do {

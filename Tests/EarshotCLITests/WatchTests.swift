@@ -81,6 +81,42 @@ import Testing
     }
 }
 
+extension WatchTests {
+    @Test func withJSONTheOutputIsOnlyDocumentsAndTheLoopTalksOnStandardError() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let script = folder.path + "/after.earshot"
+        try FileManager.default.copyItem(
+            atPath: packageRoot + "/Scripts/updates-frequently/after.earshot", toPath: script)
+        let watching = DispatchSemaphore(value: 0)
+        let captured = CapturedContext()
+        var context = captured.context
+        let collect = context.writeError
+        context.writeError = { text in
+            collect(text)
+            if text.hasPrefix("watching ") { watching.signal() }
+        }
+        context.environment[CheckWatch.runLimitVariable] = "2"
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [context] in
+            _ = Earshot.run(["check", "--watch", "--format", "json", script], context: context)
+            done.signal()
+        }
+        thread.start()
+        #expect(watching.wait(timeout: .now() + 120) == .success)
+        let saved = try String(contentsOfFile: script, encoding: .utf8) + "\n# saved again\n"
+        try saved.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(done.wait(timeout: .now() + 120) == .success)
+        let documents = captured.output.components(separatedBy: "}\n{")
+        #expect(documents.count == 2, "two JSON documents and nothing else: \(captured.output)")
+        for (index, document) in documents.enumerated() {
+            let text = (index == 0 ? "" : "{") + document + (index == documents.count - 1 ? "" : "}\n")
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any], "\(text)")
+        }
+        #expect(captured.error.contains("saved: \(script)"))
+    }
+}
+
 /// `listen --watch`: the same loop around playback.
 @Suite struct ListenWatchTests {
     @Test func listenWatchWithInteractiveIsAUsageError() {
