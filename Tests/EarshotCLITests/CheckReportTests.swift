@@ -40,6 +40,22 @@ import Testing
         #expect(!result.output.contains("scripts:"), "no text summary mixed into the JSON")
     }
 
+    @Test func everyShippedScriptsJSONAndSARIFValidate() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let result = try EarshotBinary.run(
+            ["check", "--format", "json", "--sarif", folder.path + "/all.sarif", "Scripts/"], in: packageRoot)
+        #expect(result.status == 1, "the before scripts fail")
+        try result.output.write(toFile: folder.path + "/all.json", atomically: true, encoding: .utf8)
+        let json = try SchemaValidation.validate(folder.path + "/all.json", against: SchemaValidation.checkReport)
+        #expect(json.isValid, "\(json.messages)")
+        let sarif = try SchemaValidation.validate(folder.path + "/all.sarif", against: SchemaValidation.sarif)
+        #expect(sarif.isValid, "\(sarif.messages)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect((document["scripts"] as? [Any])?.count == 24)
+    }
+
     @Test(arguments: [
         ("summary", "a missing member"),
         ("variant", "a variant that is neither before nor after"),

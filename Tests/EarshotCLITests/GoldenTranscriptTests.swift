@@ -35,6 +35,15 @@ import Testing
         #expect(changed.output.contains("-") && changed.output.contains("@@ -"))
         #expect(changed.output.contains("1 transcript changed"))
         #expect(try String(contentsOfFile: golden, encoding: .utf8) == first, "a plain check never rewrites")
+        let json = try EarshotBinary.run(["check", "--format", "json", "after-search.earshot"], in: folder.path)
+        #expect(json.status == 1)
+        try json.output.write(toFile: folder.path + "/report.json", atomically: true, encoding: .utf8)
+        let verdict = try SchemaValidation.validate(folder.path + "/report.json", against: SchemaValidation.checkReport)
+        #expect(verdict.isValid, "\(verdict.messages)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let transcript = (document["scripts"] as? [[String: Any]])?.first?["transcript"] as? [String: String]
+        #expect(transcript?["status"] == "changed")
+        #expect(transcript?["diff"]?.contains("@@ -") == true)
 
         let updated = try EarshotBinary.run(["check", "--update", "after-search.earshot"], in: folder.path)
         #expect(updated.status == 0)
