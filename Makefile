@@ -3,11 +3,13 @@
 
 SWIFT      ?= swift
 BUILD_DIR  ?= .build
+PREFIX     ?= /usr/local
+SHARE       = $(DESTDIR)$(PREFIX)/share/earshot
 EARSHOT     = $(BUILD_DIR)/release/earshot
 APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
-               sox alsa-utils fonts-noto-color-emoji chromium
+               sox alsa-utils fonts-noto-color-emoji chromium python3-jsonschema
 
-.PHONY: deps build release demo test check clean
+.PHONY: deps build release demo test check clean install install-files uninstall
 
 # Installs the Debian packages Earshot needs; does nothing when they are all present.
 deps:
@@ -21,6 +23,10 @@ deps:
 	  else echo "missing packages and no sudo; as root run: apt-get install -y$$missing" >&2; exit 1; fi; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# The tests validate check's JSON and SARIF outputs with Python's jsonschema: Debian's python3-jsonschema
+	@# above, or from PyPI when the python3 on PATH is not the system one (pyenv, a virtualenv).
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema \
+	  || { echo "no jsonschema module for $$(command -v python3); run: python3 -m pip install jsonschema" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build --build-path $(BUILD_DIR)
@@ -43,6 +49,24 @@ test: deps
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Installs earshot for use outside the checkout: the binary in PREFIX/bin, and the voices, scripts, docs and
+# editor grammar it reads in PREFIX/share/earshot (the binary finds them there; see docs/architecture.md).
+install: release
+	@$(MAKE) --no-print-directory install-files
+
+# The copying half of install, for a binary already built (EARSHOT=path/to/earshot).
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)
+	install -m 755 $(EARSHOT) $(DESTDIR)$(PREFIX)/bin/earshot
+	rm -rf $(SHARE)/Voices $(SHARE)/Scripts $(SHARE)/docs $(SHARE)/editors
+	cp -R Voices Scripts docs editors $(SHARE)/
+	install -m 644 README.md $(SHARE)/README.md
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/earshot and $(SHARE)/"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/earshot
+	rm -rf $(SHARE)
 
 # Regenerates Samples/: every script rendered to WAV with its transcript, each in a fresh process (the test
 # suite fails when Samples/ is out of date).

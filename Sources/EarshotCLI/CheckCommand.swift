@@ -6,7 +6,8 @@ import Foundation
 /// `earshot check PATH...`: runs scenario scripts headlessly with real espeak-ng durations and judges them.
 ///
 /// Prints each check as pass or fail with its evidence, then the findings (the cards' anti-patterns, found
-/// whatever the checks say). Exit status: 0 when every check passes, 1 when any fails, 2 when a script is
+/// whatever the checks say). Exit status: 0 when every check passes, 1 when any fails (or a recorded
+/// `NAME.transcript` no longer matches the run), 2 when a script is
 /// malformed (nothing runs then), 64 for a bad command line. With `--expect-variants`, a `before` script is
 /// expected to fail at least one check and an `after` script to pass all: the status says whether they did.
 public struct CheckCommand: Command {
@@ -18,7 +19,7 @@ public struct CheckCommand: Command {
         discussion: """
             PATH is a script, a folder of scripts, or a pattern name (a folder under Scripts/). Each check \
             prints ✔ or ✘ with the evidence: times, the phrases heard, what cut what. Findings name the \
-            cards' anti-patterns with a rule id, an impact and the card to read.
+            cards' anti-patterns with a rule id, an impact and the page to read (docs/patterns/).
             """,
         arguments: [ArgumentSpec("path", arity: .oneOrMore, help: "Scripts, folders or pattern names.")],
         options: [
@@ -29,39 +30,63 @@ public struct CheckCommand: Command {
             .flag("transcript", help: "Print each run's timeline as a transcript."),
             .flag("expect-variants", help: "Pass when every before script fails a check and every after passes."),
             .flag("quiet", short: "q", help: "Print only failing checks and the summary."),
-        ],
+        ] + CheckOutputs.options + [CheckWatch.option],
         examples: [
             "check Scripts/",
             "check announcement-spam --transcript",
             "check --expect-variants --junit results.xml Scripts/",
             "check --profile switch-control Scripts/skeleton-noise/after-switch-control.earshot",
+            "check --format json --sarif findings.sarif Scripts/",
+            "check --record Scripts/   (then: check Scripts/ fails when a timeline changes; --update accepts)",
+            "check --watch Scripts/announcement-spam/",
         ])
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let outputs = try CheckOutputs(arguments)
+        if arguments.flag(CheckWatch.option.long) {
+            return try CheckWatch.loop(arguments, words: arguments.arguments("path"), context: context) {
+                try runOnce(arguments, outputs, context)
+            }
+        }
+        return try runOnce(arguments, outputs, context)
+    }
+
+    func runOnce(_ arguments: ParsedArguments, _ outputs: CheckOutputs, _ context: CommandContext) throws -> Int32 {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("path"), context: context)
         let documents = try ScenarioInputs.parse(paths)
         let speech = try ScenarioInputs.speech(arguments, context: context, keepingAudio: false)
         let quiet = arguments.flag("quiet")
         let expectVariants = arguments.flag("expect-variants")
+        let style = TerminalStyle(context: context)
         var reports: [ScriptReport] = []
+        var golden: [GoldenTranscript.Verdict] = []
         for document in documents {
             let run = try ScenarioInputs.run(document, speech: speech, arguments: arguments)
             let report = ScriptReport(
                 run: run, checks: CheckEvaluator(run: run).evaluate(),
                 findings: FindingRules.findings(in: run.timeline))
             reports.append(report)
-            context.writeOutput(report.text(quiet: quiet))
+            golden.append(try outputs.goldenVerdict(for: run))
+            guard outputs.printsText else { continue }
+            context.writeOutput(report.text(quiet: quiet, style: style))
+            context.writeOutput(CheckOutputs.text(golden[golden.count - 1], style: style))
             if arguments.flag("transcript") { context.writeOutput(run.timeline.transcript() + "\n") }
         }
         if let junit = arguments.value("junit") {
             try AtomicFile.write(JUnitReport.xml(reports), to: junit)
         }
+        let checkReport = CheckReport(reports, golden: golden)
+        try outputs.finish(checkReport, context: context)
         let failedChecks = reports.flatMap(\.checks).filter { !$0.passed }.count
         let totalChecks = reports.flatMap(\.checks).count
         let unexpected = reports.filter { !$0.matchesVariant }
-        context.print(
+        let changed = checkReport.changedTranscripts.count
+        let printsText = outputs.printsText
+        let print: (String) -> Void = { line in if printsText { context.print(line) } }
+        let transcripts = changed == 0 ? "" : "; \(changed) transcript\(changed == 1 ? "" : "s") changed"
+        print(
             "\(reports.count) script\(reports.count == 1 ? "" : "s"): \(totalChecks - failedChecks) of "
-                + "\(totalChecks) checks pass")
+                + "\(totalChecks) checks pass\(transcripts)")
         if expectVariants {
             for report in unexpected {
                 context.printError(
@@ -70,13 +95,13 @@ public struct CheckCommand: Command {
                             ? "must fail at least one check, and every check passed"
                             : "must pass every check"))
             }
-            context.print(
+            print(
                 unexpected.isEmpty
                     ? "as expected: every before script fails a check and every after script passes all"
                     : "\(unexpected.count) script(s) did not behave as their variant says")
-            return unexpected.isEmpty ? ExitCode.success : ExitCode.failure
+            return unexpected.isEmpty && changed == 0 ? ExitCode.success : ExitCode.failure
         }
-        return failedChecks == 0 ? ExitCode.success : ExitCode.failure
+        return failedChecks == 0 && changed == 0 ? ExitCode.success : ExitCode.failure
     }
 }
 
@@ -96,16 +121,18 @@ public struct ScriptReport: Sendable {
     }
 
     /// The report as the terminal shows it.
-    public func text(quiet: Bool) -> String {
+    public func text(quiet: Bool, style: TerminalStyle = .plain) -> String {
         let document = run.document
         var lines = [
             "\(document.path) — \(document.header.title) (\(document.header.variant.rawValue), "
                 + "\(run.profile.name), voice \(run.voice.name))"
         ]
         for check in checks where !(quiet && check.passed) {
-            lines.append("  \(check.passed ? "✔" : "✘") \(check.name)")
+            lines.append("  \(check.passed ? style.pass("✔") : style.fail("✘")) \(check.name)")
             for assertion in check.assertions {
-                lines.append("      \(assertion.passed ? "✔" : "✘") \(assertion.text)  [\(assertion.location)]")
+                lines.append(
+                    "      \(assertion.passed ? style.pass("✔") : style.fail("✘")) \(assertion.text)  "
+                        + style.dim("[\(assertion.location)]"))
                 if !quiet || !assertion.passed {
                     lines += assertion.evidence.map { "          \($0)" }
                 }
@@ -116,7 +143,7 @@ public struct ScriptReport: Sendable {
             for finding in findings {
                 lines.append(
                     "    \(finding.impact.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) "
-                        + "\(finding.rule) ×\(finding.occurrences) — read patterns/\(finding.card): \(finding.message)")
+                        + "\(finding.rule) ×\(finding.occurrences) — read \(finding.page): \(finding.message)")
             }
         }
         return lines.joined(separator: "\n") + "\n\n"

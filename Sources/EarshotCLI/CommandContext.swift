@@ -20,6 +20,8 @@ public struct CommandContext: Sendable {
     /// True for the real process (`standard`): commands may install signal handlers. In-process test contexts
     /// leave the test runner's signals alone.
     public var catchesInterrupts = false
+    /// True when standard output is a terminal (colour and screen clearing are allowed then).
+    public var outputIsTerminal = false
 
     /// Creates a context.
     public init(
@@ -39,6 +41,7 @@ public struct CommandContext: Sendable {
             writeError: { writeAll($0, to: STDERR_FILENO) },
             environment: environment)
         context.catchesInterrupts = true
+        context.outputIsTerminal = isatty(STDOUT_FILENO) == 1
         return context
     }
 

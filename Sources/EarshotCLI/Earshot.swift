@@ -45,9 +45,13 @@ public enum Earshot {
                 return ExitCode.success
             }
             guard let command = commands.first(where: { $0.signature.name == name }) else {
-                return topLevelUsageError(unknownCommand(name, commands: commands), context: context)
+                return helpTopic(name, context: context, commands: commands)
             }
             context.writeOutput(command.signature.helpText(program: program))
+            // `help voices` is both a command and a topic: the command's options, then the file format.
+            if let topic = HelpTopic.all.first(where: { $0.name == name }), let page = try? topic.text() {
+                context.writeOutput("\n" + page)
+            }
             return ExitCode.success
         default:
             break
@@ -99,7 +103,9 @@ public enum Earshot {
     public static func overview(program: String = "earshot", commands: [any Command] = CommandRegistry.commands)
         -> String
     {
-        let rows = commands.map { ($0.signature.name, $0.signature.summary) } + [("help", "Show a command's help.")]
+        let rows =
+            commands.map { ($0.signature.name, $0.signature.summary) }
+            + [("help", "Show a command's help, or a topic: script, checks, voices, … ('help topics').")]
         let width = rows.map(\.0.count).max() ?? 0
         let listing = rows.map { name, summary in
             "  " + name + String(repeating: " ", count: width - name.count + 3) + summary + "\n"
@@ -119,6 +125,31 @@ public enum Earshot {
             See '\(program) help <command>' for a command's arguments and options.
 
             """
+    }
+
+    /// `help TOPIC`: a documentation page (`help topics` lists them), or a usage error naming commands and topics.
+    private static func helpTopic(_ name: String, context: CommandContext, commands: [any Command]) -> Int32 {
+        if name == "topics" {
+            context.writeOutput(HelpTopic.listing())
+            return ExitCode.success
+        }
+        guard let topic = HelpTopic.named(name) else {
+            let names = commands.map(\.signature.name) + HelpTopic.all.map(\.name)
+            let guess = Suggestion.closest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+            return topLevelUsageError(
+                UsageError("no command or help topic '\(name)'\(guess); see '\(context.program) help topics'"),
+                context: context)
+        }
+        do {
+            context.writeOutput(try topic.text())
+            return ExitCode.success
+        } catch let failure as CommandFailure {
+            context.printError("\(context.program): error: \(failure.message)")
+            return failure.exitCode
+        } catch {
+            context.printError("\(context.program): error: \(error)")
+            return ExitCode.failure
+        }
     }
 
     private static func unknownCommand(_ name: String, commands: [any Command]) -> UsageError {

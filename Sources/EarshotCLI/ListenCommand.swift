@@ -39,18 +39,29 @@ public struct ListenCommand: Command {
             VoiceOptions.voice,
             VoiceOptions.voices,
             .flag("quiet", short: "q", help: "No live lines; only the transcripts and measurements."),
+            CheckWatch.option,
         ],
         examples: [
             "listen Scripts/announcement-spam/before-search.earshot",
             "listen --compare announcement-spam",
             "listen --interactive Scripts/announcement-spam/after-search.earshot",
             "listen --device pulse updates-frequently",
+            "listen --watch Scripts/announcement-spam/after-search.earshot",
         ])
 
     /// `listen` silences the device, restores the terminal and prints the transcript on Ctrl-C itself.
     public var handlesInterrupts: Bool { true }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        guard arguments.flag(CheckWatch.option.long) else { return try playOnce(arguments, context: context) }
+        guard arguments.value("interactive") == nil else { throw UsageError("--watch replays scripts or --compare") }
+        let words = arguments.arguments("script") + (arguments.value("compare").map { [$0] } ?? [])
+        return try CheckWatch.loop(arguments, words: words, context: context) {
+            try playOnce(arguments, context: context)
+        }
+    }
+
+    func playOnce(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let scripts = arguments.arguments("script")
         let compare = arguments.value("compare")
         let interactive = arguments.value("interactive")

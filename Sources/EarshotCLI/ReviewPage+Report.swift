@@ -136,7 +136,7 @@ extension ReviewPage {
                 "<tr class=\"finding impact-\(finding.impact.rawValue)\">"
                 + "<td class=\"impact\">\(finding.impact.rawValue)</td>"
                 + "<td class=\"rule\"><code>\(escape(finding.rule))</code>"
-                + "<br/><span class=\"card\">read patterns/\(escape(finding.card))</span></td>"
+                + "<br/><span class=\"card\">read \(escape(finding.page))</span></td>"
                 + "<td class=\"times\">×\(finding.occurrences)</td>"
                 + "<td>first at \(finding.at): \(escape(finding.message))</td></tr>\n"
         }

@@ -50,8 +50,16 @@ public enum ScenarioInputs {
         return paths
     }
 
-    /// The nearest `Scripts` folder, walking up from the current directory.
+    /// The nearest `Scripts` folder, walking up from the current directory; else an install's
+    /// `share/earshot/Scripts` (see `InstallLayout`).
     static func scriptsFolder() -> String? {
+        nearestScriptsFolder()
+            ?? InstallLayout.shareFolder().map { $0 + "/Scripts" }.flatMap {
+                FileManager.default.fileExists(atPath: $0) ? $0 : nil
+            }
+    }
+
+    private static func nearestScriptsFolder() -> String? {
         var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         for _ in 0..<8 {
             let candidate = directory.appendingPathComponent("Scripts").path

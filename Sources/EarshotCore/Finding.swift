@@ -12,7 +12,7 @@ public struct Finding: Hashable, Sendable {
     public var rule: String
     /// How much it costs the user.
     public var impact: Impact
-    /// The pattern card to read (a file name in `patterns/`, without extension).
+    /// The pattern to read about (its page is `docs/patterns/<card>.md`).
     public var card: String
     /// When it first happened.
     public var at: Instant

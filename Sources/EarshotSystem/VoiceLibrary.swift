@@ -91,7 +91,8 @@ public struct VoiceLibrary: Sendable {
     }
 
     /// The Voices folder to use: `explicit` when given, else `$EARSHOT_VOICES`, else the first folder
-    /// containing `Voices/default.voice` walking up from the current directory, then from the
+    /// containing `Voices/default.voice` walking up from the current directory, then an install's
+    /// `../share/earshot/Voices` next to the executable's folder (`make install`), then walking up from the
     /// executable's directory. `nil` when none is found.
     public static func locateDirectory(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -102,8 +103,11 @@ public struct VoiceLibrary: Sendable {
         if let fromEnvironment = environment[environmentKey], !fromEnvironment.isEmpty { return fromEnvironment }
         var starts = [currentDirectory]
         if let executablePath {
-            starts.append(
-                URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent().path)
+            let folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+            // An install: PREFIX/bin/earshot with PREFIX/share/earshot/Voices. Its share folder is the start, so
+            // it comes before the walk up from the executable.
+            starts.append(folder.deletingLastPathComponent().appendingPathComponent("share/earshot").path)
+            starts.append(folder.path)
         }
         for start in starts {
             var folder = URL(fileURLWithPath: start).standardizedFileURL

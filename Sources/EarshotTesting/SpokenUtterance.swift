@@ -39,7 +39,7 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     public var priority: Priority
     /// What caused it, in words (`type "j" into query`, `announce`, `swipe next`).
     public var cause: String
-    /// The VoiceOver rule that decided its fate (`V1` … `V13`, see SPEECH-MODEL.md).
+    /// The VoiceOver rule that decided its fate (`V1` … `V13`, see docs/speech-model.md).
     public var rule: String
     /// When it was asked for.
     public var requestedAt: Duration
@@ -99,8 +99,9 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
 
     /// Builds the value from a timeline record; `timeline` resolves who cut it.
     ///
-    /// Not optimized: Swift 6.3.1's release optimizer (CopyPropagation) crashes on this initializer since
-    /// `UtteranceRecord` carries the voice's text settings; remove `@_optimize(none)` once a compiler fixes it.
+    /// Not optimized: Swift 6.3.1's CopyPropagation pass crashes on this initializer in release builds ("Found
+    /// ownership error"), which breaks `swift build -c release`. It runs once per utterance, so the cost is
+    /// nil; remove the attribute once a release build compiles without it.
     @_optimize(none)
     init(_ record: UtteranceRecord, in timeline: Timeline) {
         id = record.utterance.id

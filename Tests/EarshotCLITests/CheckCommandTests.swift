@@ -17,7 +17,7 @@ import Testing
         #expect(before.output.contains("✘ nothing announced while typing"))
         #expect(before.output.contains("cut by typingEcho"))
         #expect(before.output.contains("announcement-while-typing"))
-        #expect(before.output.contains("read patterns/announcement-spam"))
+        #expect(before.output.contains("read docs/patterns/announcement-spam.md"))
     }
 
     @Test func aPatternNameRunsItsFolderAndExpectVariantsPassesWhenBeforesFail() throws {

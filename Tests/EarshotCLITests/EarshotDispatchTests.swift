@@ -103,7 +103,7 @@ struct EarshotDispatchTests {
         (["chekc"], "earshot: error: unknown command 'chekc' (did you mean 'check'?)"),
         (["zzz"], "earshot: error: unknown command 'zzz'; commands: check, help"),
         (["--verison"], "earshot: error: unknown option '--verison' (did you mean '--version'?)"),
-        (["help", "zzz"], "earshot: error: unknown command 'zzz'; commands: check, help"),
+        (["help", "zzz"], "earshot: error: no command or help topic 'zzz'; see 'earshot help topics'"),
     ])
     func unknownCommandsAndTopLevelOptionsAreUsageErrors(words: [String], message: String) {
         let (status, captured) = run(words)

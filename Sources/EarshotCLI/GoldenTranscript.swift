@@ -1,0 +1,78 @@
+import EarshotAudio
+import Foundation
+
+/// Golden transcripts, like snapshot tests: `check --record` keeps each script's transcript in
+/// `NAME.transcript` next to `NAME.earshot`, and later checks compare the run against it.
+///
+/// - A script without a transcript file is not compared.
+/// - `--record` writes a transcript for every script that has none yet and compares the others.
+/// - `--update` rewrites every transcript that changed (and writes missing ones): the way to accept a change.
+public enum GoldenTranscript {
+    /// The file extension of a golden transcript.
+    public static let fileExtension = "transcript"
+
+    /// What became of one script's golden transcript.
+    public enum Verdict: Sendable, Equatable {
+        /// The script has no transcript file and none was written.
+        case none
+        /// The run matches the file.
+        case matched(path: String)
+        /// The run differs from the file: the diff, recorded first and this run second.
+        case changed(path: String, diff: String)
+        /// The file was written by `--record` or `--update`.
+        case written(path: String, replaced: Bool)
+
+        /// True when the run no longer matches the recorded transcript.
+        public var isChanged: Bool {
+            if case .changed = self { return true }
+            return false
+        }
+
+        /// The transcript file's path, when there is one.
+        public var path: String? {
+            switch self {
+            case .none: return nil
+            case .matched(let path), .changed(let path, _), .written(let path, _): return path
+            }
+        }
+    }
+
+    /// What `check` does with golden transcripts.
+    public enum Mode: Sendable, Equatable {
+        /// Compare scripts that have a transcript file.
+        case compare
+        /// Write missing transcripts, compare the rest.
+        case record
+        /// Write missing and changed transcripts.
+        case update
+    }
+
+    /// `Scripts/x/before.earshot` → `Scripts/x/before.transcript`.
+    public static func path(forScript script: String) -> String {
+        let url = URL(fileURLWithPath: script)
+        let name = url.deletingPathExtension().lastPathComponent + "." + fileExtension
+        let folder = (script as NSString).deletingLastPathComponent
+        return folder.isEmpty ? name : folder + "/" + name
+    }
+
+    /// Compares (and in `record`/`update` mode writes) one script's transcript.
+    ///
+    /// - Throws: `AudioFileError` when a transcript cannot be written (the old file, if any, is left whole).
+    public static func verdict(script: String, transcript: String, mode: Mode) throws -> Verdict {
+        let file = path(forScript: script)
+        guard let recorded = try? String(contentsOfFile: file, encoding: .utf8) else {
+            guard mode != .compare else { return .none }
+            try AtomicFile.write(transcript, to: file)
+            return .written(path: file, replaced: false)
+        }
+        if recorded == transcript { return .matched(path: file) }
+        if mode == .update {
+            try AtomicFile.write(transcript, to: file)
+            return .written(path: file, replaced: true)
+        }
+        return .changed(
+            path: file,
+            diff: LineDiff.unified(
+                old: recorded, new: transcript, oldName: file + " (recorded)", newName: script + " (this run)"))
+    }
+}

@@ -1,0 +1,107 @@
+import EarshotCore
+import Foundation
+import Testing
+
+/// The project points only at files it has: every relative link in README.md and the docs resolves, no
+/// user-facing file names material outside the repository, and every finding names a page that exists.
+@Suite struct DocumentationLinkTests {
+    /// README.md, every Markdown file under docs/, and the READMEs next to voices, samples, editors and schemas.
+    static func markdownFiles(root: String = packageRoot) -> [String] {
+        let docs = (FileManager.default.enumerator(atPath: root + "/docs")?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        let readmes = [
+            "README.md", "Voices/README.md", "Samples/README.md", "editors/README.md", "Tests/Schemas/README.md",
+        ]
+        .filter { FileManager.default.fileExists(atPath: root + "/" + $0) }
+        return (readmes + docs).sorted()
+    }
+
+    /// Every relative link target in a Markdown text, with its line: `[text](target)` and `[text]: target`.
+    static func links(in text: String) -> [(line: Int, target: String)] {
+        let inline = try? NSRegularExpression(pattern: #"\]\(([^)\s]+)(?:\s+"[^"]*")?\)"#)
+        let reference = try? NSRegularExpression(pattern: #"^\s*\[[^\]]+\]:\s*(\S+)"#)
+        var found: [(Int, String)] = []
+        var inFence = false
+        for (index, line) in text.components(separatedBy: "\n").enumerated() {
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inFence.toggle() }
+            if inFence { continue }
+            let range = NSRange(line.startIndex..., in: line)
+            for expression in [inline, reference].compactMap({ $0 }) {
+                for match in expression.matches(in: line, range: range) {
+                    if let target = Range(match.range(at: 1), in: line) {
+                        found.append((index + 1, String(line[target])))
+                    }
+                }
+            }
+        }
+        return found.filter { link in
+            !["http://", "https://", "mailto:", "#"].contains { link.1.hasPrefix($0) }
+        }
+    }
+
+    /// The broken links of the files under `root`: `file:line: target`.
+    static func brokenLinks(root: String) throws -> [String] {
+        var broken: [String] = []
+        for file in markdownFiles(root: root) {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            let folder = URL(fileURLWithPath: root + "/" + file).deletingLastPathComponent()
+            for (line, target) in links(in: text) {
+                let path = String(target.split(separator: "#", maxSplits: 1)[0]).removingPercentEncoding ?? target
+                let resolved = folder.appendingPathComponent(path).standardizedFileURL.path
+                if !FileManager.default.fileExists(atPath: resolved) || !resolved.hasPrefix(root) {
+                    broken.append("\(file):\(line): \(target)")
+                }
+            }
+        }
+        return broken
+    }
+
+    @Test func everyRelativeLinkInTheReadmeAndDocsResolves() throws {
+        #expect(Self.markdownFiles().count >= 10)
+        let broken = try Self.brokenLinks(root: packageRoot)
+        #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+    }
+
+    @Test func aLinkToAMissingPageIsReported() throws {
+        let root = NSTemporaryDirectory() + "earshot-links-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/docs", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "See [the model](docs/model.md), [ok](docs/a.md#top), [web](https://example.com), [out](../x.md).\n"
+            .write(toFile: root + "/README.md", atomically: true, encoding: .utf8)
+        try "# A\n```\n[not a link](nowhere.md)\n```\n".write(
+            toFile: root + "/docs/a.md", atomically: true, encoding: .utf8)
+        #expect(try Self.brokenLinks(root: root) == ["README.md:1: docs/model.md", "README.md:1: ../x.md"])
+    }
+
+    /// Names of material that is not in the repository, which users never get.
+    static let outsideMaterial = ["../shared", "/work/shared", "SPEECH-MODEL.md", "ENGINE-NOTES.md"]
+
+    @Test func noUserFacingFileNamesMaterialOutsideTheRepository() throws {
+        let sources = (FileManager.default.enumerator(atPath: packageRoot + "/Sources")?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".c") || $0.hasSuffix(".h") }.map { "Sources/" + $0 }
+        let editors = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/editors")) ?? []
+        let files = Self.markdownFiles() + sources + editors.map { "editors/" + $0 } + ["Makefile", "Package.swift"]
+        var mentions: [String] = []
+        for file in files {
+            let text = try String(contentsOfFile: packageRoot + "/" + file, encoding: .utf8)
+            for name in Self.outsideMaterial where text.contains(name) { mentions.append("\(file): \(name)") }
+        }
+        #expect(mentions.isEmpty, "\(mentions.joined(separator: "\n"))")
+    }
+
+    @Test func everyFindingAndEveryPatternFolderHasItsPage() throws {
+        let patterns = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Scripts").filter {
+            !$0.hasPrefix(".")
+        }
+        let pages = Set(FindingRules.all.map(\.page) + patterns.map { FindingRules.page(forPattern: $0) })
+        #expect(pages.count >= 5)
+        for page in pages {
+            let path = packageRoot + "/" + page
+            #expect(FileManager.default.fileExists(atPath: path), "\(page) is missing")
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            for rule in FindingRules.all where rule.page == page {
+                #expect(text.contains("`\(rule.id)`"), "\(page) does not describe the finding \(rule.id)")
+            }
+        }
+    }
+}
