@@ -60,6 +60,40 @@ import Testing
         #expect(parser.parse(), "JUnit output must be well-formed XML")
     }
 
+    @Test func junitUnderExpectVariantsAgreesWithTheExitStatus() throws {
+        let folder = NSTemporaryDirectory() + "earshot-junit-variants-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let junit = folder + "/results.xml"
+        let result = try EarshotBinary.run(
+            [
+                "check", "--expect-variants", "--junit", junit,
+                Self.scripts + "/announcement-spam/before-search.earshot",
+                Self.scripts + "/announcement-spam/after-search.earshot",
+            ])
+        #expect(result.status == 0, "\(result.error)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuites name=\"earshot check\" tests=\"3\" failures=\"0\">"))
+        #expect(xml.contains("name=\"fails at least one check (a before script)\""))
+        #expect(xml.contains("✘ nothing announced while typing (as expected)"), "the failed checks go to system-out")
+        #expect(!xml.contains("<failure"))
+        #expect(XMLParser(data: Data(xml.utf8)).parse())
+
+        // A before script that passes everything is the one failure, as the exit status says.
+        let passing = try String(
+            contentsOfFile: Self.scripts + "/announcement-spam/after-search.earshot", encoding: .utf8
+        )
+        .replacingOccurrences(of: "variant  after", with: "variant  before")
+        try passing.write(toFile: folder + "/before-search.earshot", atomically: true, encoding: .utf8)
+        let wrong = try EarshotBinary.run([
+            "check", "--expect-variants", "--junit", junit, folder + "/before-search.earshot",
+        ])
+        #expect(wrong.status == 1)
+        let wrongXML = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(wrongXML.contains("tests=\"1\" failures=\"1\""))
+        #expect(wrongXML.contains("every check passed; a before script must fail at least one"))
+    }
+
     @Test func aMalformedScriptRunsNothingAndExitsTwoWithFileLineAndCaret() throws {
         let folder = NSTemporaryDirectory() + "earshot-bad-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
