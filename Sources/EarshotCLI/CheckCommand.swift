@@ -92,7 +92,7 @@ public struct ScriptReport: Sendable {
     /// True when a before script failed a check or an after script passed them all.
     public var matchesVariant: Bool {
         let allPass = checks.allSatisfy(\.passed)
-        return run.document.header.variant == .before ? !allPass : allPass
+        return run.document.header.variant == .before ? !allPass : allPass  // after and standalone: all pass
     }
 
     /// The report as the terminal shows it.
@@ -185,7 +185,7 @@ public enum JUnitReport {
     /// The test cases of one script.
     static func testCases(_ report: ScriptReport, expectVariants: Bool) -> [TestCase] {
         let document = report.run.document
-        let classname = document.header.pattern
+        let classname = document.header.pattern ?? "scenario"
         guard expectVariants, document.header.variant == .before else {
             return report.checks.map { check in
                 TestCase(

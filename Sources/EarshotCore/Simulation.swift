@@ -277,9 +277,14 @@ public final class Simulation {
     }
 
     func templateContext(origin: Instant, iteration: Int) -> TemplateContext {
-        TemplateContext(
+        var context = TemplateContext(
             element: { [unowned self] id in screen.element(id) }, tables: tables, elapsed: now - origin,
             iteration: iteration)
+        // A lookup miss stops the run: the text it would have made is not what the script meant.
+        context.missingEntry = { [unowned self] miss in
+            if failure == nil { failure = miss.at(now) }
+        }
+        return context
     }
 
     func record(_ kind: TimelineEventKind) {

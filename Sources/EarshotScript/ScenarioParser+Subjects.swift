@@ -186,3 +186,20 @@ extension ParserState {
         return .focusAt(element: element, at: Instant.zero + (try cursor.span("a time such as 2s")))
     }
 }
+
+extension ParserState {
+    /// `pattern NAME` (a card: a known name, else did-you-mean) or `pattern custom NAME` (the script's own).
+    mutating func patternName(_ cursor: inout TokenCursor) throws(ParseFailure) -> String {
+        if cursor.accept("custom") { return try cursor.word("the pattern's own name").text }
+        let token = try cursor.word("the pattern's name (the card's file name)")
+        let known = ScenarioHeader.knownPatterns
+        guard known.contains(token.text) else {
+            throw cursor.failure(
+                at: token, "unknown pattern '\(token.text)'",
+                hint: (Suggestion.hint(for: token.text, among: known).map { $0 + " " } ?? "")
+                    + "The cards are \(known.joined(separator: ", ")); write 'pattern custom \(token.text)' "
+                    + "for a pattern of your own")
+        }
+        return token.text
+    }
+}

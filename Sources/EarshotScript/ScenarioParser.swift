@@ -99,12 +99,12 @@ struct ParserState {
             diagnostics.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
             throw ScriptDiagnostics(diagnostics)
         }
-        guard let title, let pattern, let variant, let titleLocation else {
+        guard let title, let titleLocation else {
             throw ScriptDiagnostics(diagnostics)
         }
         if let duration = settings.duration { endTime = max(endTime, Instant.zero + duration) }
         let header = ScenarioHeader(
-            title: title, pattern: pattern, variant: variant, saysDifferent: saysDifferent,
+            title: title, pattern: pattern, variant: variant ?? .standalone, saysDifferent: saysDifferent,
             profile: profile, settings: settings, location: titleLocation)
         let sorted = timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
@@ -224,9 +224,10 @@ struct ParserState {
         case "title":
             title = try cursor.string("the title").text
             titleLocation = location(line, keywordToken)
-        case "pattern": pattern = try cursor.word("the pattern's name (the card's file name)").text
+        case "pattern": pattern = try patternName(&cursor)
         case "variant":
-            let token = try cursor.keyword(ScenarioVariant.allCases.map(\.rawValue), what: "variant")
+            let token = try cursor.keyword(
+                [ScenarioVariant.before.rawValue, ScenarioVariant.after.rawValue], what: "variant")
             variant = ScenarioVariant(rawValue: token.text)
         case "says-different": saysDifferent = try cursor.string("what should sound different").text
         case "profile":
@@ -254,8 +255,9 @@ struct ParserState {
     private mutating func checkHeader() {
         let missing: [(String, Bool, String)] = [
             ("title", title != nil, "title \"Search announces every keystroke\""),
-            ("pattern", pattern != nil, "pattern announcement-spam"),
-            ("variant", seenHeader.contains("variant"), "variant before"),
+            // A card's script names both; a scenario testing a rule names neither.
+            ("pattern", seenHeader.contains("pattern") || !seenHeader.contains("variant"), "pattern announcement-spam"),
+            ("variant", seenHeader.contains("variant") || !seenHeader.contains("pattern"), "variant before"),
         ]
         for (field, present, example) in missing where !present {
             report(

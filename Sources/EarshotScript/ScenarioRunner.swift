@@ -145,12 +145,12 @@ struct Lowering {
         switch action.kind {
         case .announce(let text, let priority, let queued):
             let level: Priority = priority == .high ? .high : priority == .low ? .low : .default
-            return .announce(template(text), priority: level, queued: queued)
+            return .announce(template(text, at: action.location), priority: level, queued: queued)
         case .set(let id, let property):
             switch property {
-            case .value(let text): return .setValue(id, template(text))
-            case .label(let text): return .setLabel(id, template(text))
-            case .hint(let text): return .setHint(id, template(text))
+            case .value(let text): return .setValue(id, template(text, at: action.location))
+            case .label(let text): return .setLabel(id, template(text, at: action.location))
+            case .hint(let text): return .setHint(id, template(text, at: action.location))
             case .hidden(let hidden): return .setHidden(id, hidden)
             case .switchOn(let on): return .setSwitch(id, on ? .on : .off)
             }
@@ -158,12 +158,12 @@ struct Lowering {
             return .debounce(key: action.location.description, delay: delay, actions: actions.map(self.action))
         case .after(let delay, let actions):
             return .after(delay, actions.map(self.action))
-        case .screenChanged(let argument): return .screenChanged(target(argument))
-        case .layoutChanged(let argument): return .layoutChanged(target(argument))
-        case .pageScrolled(let text): return .pageScrolled(template(text))
+        case .screenChanged(let argument): return .screenChanged(target(argument, at: action.location))
+        case .layoutChanged(let argument): return .layoutChanged(target(argument, at: action.location))
+        case .pageScrolled(let text): return .pageScrolled(template(text, at: action.location))
         case .playSound(let name, let duration): return .playSound(name, duration: duration ?? .milliseconds(500))
         case .playMedia(let name): return .playMedia(media(name))
-        case .showText(let text, _): return .showText(template(text))
+        case .showText(let text, _): return .showText(template(text, at: action.location))
         case .showScreen(let name): return .showScreen(name)
         case .load(let load):
             let delay = load.delay(on: network)
@@ -189,16 +189,17 @@ struct Lowering {
             captions: captions)
     }
 
-    func target(_ argument: ScenarioNotificationArgument) -> NotificationTarget {
+    func target(_ argument: ScenarioNotificationArgument, at location: SourceLocation) -> NotificationTarget {
         switch argument {
         case .none: return .none
         case .element(let id): return .element(id)
-        case .text(let text): return .text(template(text))
+        case .text(let text): return .text(template(text, at: location))
         }
     }
 
-    func template(_ template: ScenarioTemplate) -> TextTemplate {
-        TextTemplate(
+    /// The engine's template, remembering the line it was written on for lookup errors.
+    func template(_ template: ScenarioTemplate, at location: SourceLocation) -> TextTemplate {
+        var lowered = TextTemplate(
             parts: template.parts.map { part -> TextTemplate.Part in
                 switch part {
                 case .literal(let text): return .literal(text)
@@ -210,6 +211,13 @@ struct Lowering {
                 case .count: return .iteration
                 }
             })
+        lowered.origin = location.description
+        for part in template.parts {
+            guard case .lookup(let table, _) = part, let fallback = document.dataTable(named: table)?.defaultValue
+            else { continue }
+            lowered.lookupDefaults[table] = fallback
+        }
+        return lowered
     }
 
     static func startsScan(_ event: ScenarioTimedEvent) -> Bool {

@@ -94,6 +94,51 @@ import Testing
         #expect(wrongXML.contains("every check passed; a before script must fail at least one"))
     }
 
+    @Test func aDataTableMissIsARuntimeErrorNamingTheLineAndKeyAndWritesNothing() throws {
+        let folder = NSTemporaryDirectory() + "earshot-miss-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = try String(
+            contentsOfFile: Self.scripts + "/announcement-spam/after-search.earshot", encoding: .utf8
+        )
+        .replacingOccurrences(of: "data results-for query default \"no\":", with: "data results-for query:")
+        .replacingOccurrences(of: "type \"jasmine\"", with: "type \"jx\"")
+        try script.write(toFile: folder + "/after-miss.earshot", atomically: true, encoding: .utf8)
+        let check = try EarshotBinary.run(["check", folder + "/after-miss.earshot"])
+        #expect(check.status == 1)
+        #expect(
+            check.error.contains("after-miss.earshot:18:3: data table 'results-for' has no entry for \"jx\""),
+            "\(check.error)")
+        let render = try EarshotBinary.run(["render", folder + "/after-miss.earshot", "-o", folder + "/out.wav"])
+        #expect(render.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.wav"))
+
+        // With the shipped table's default the same typing runs and says "no results".
+        let fallback = script.replacingOccurrences(
+            of: "data results-for query:", with: "data results-for query default \"no\":")
+        try fallback.write(toFile: folder + "/after-miss.earshot", atomically: true, encoding: .utf8)
+        let fine = try EarshotBinary.run(["check", "--transcript", folder + "/after-miss.earshot"])
+        #expect(!fine.error.contains("data table"), "\(fine.error)")
+        #expect(fine.output.contains("announce \"no results\""), "the run goes on to the end")
+    }
+
+    @Test func aStandaloneScenarioPassesOrFailsOnItsChecksAlone() throws {
+        let folder = NSTemporaryDirectory() + "earshot-standalone-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = { (check: String) in
+            "title \"a rule\"\nscreen S\n  button a \"Alpha\"\nat 0s focus a\nwait 1s\ncheck \"c\":\n  \(check)\n"
+        }
+        try script("focus is on a at 500ms").write(toFile: folder + "/rule.earshot", atomically: true, encoding: .utf8)
+        let passing = try EarshotBinary.run(["check", "--expect-variants", folder + "/rule.earshot"])
+        #expect(passing.status == 0, "\(passing.error)")
+        try script("focus is on nothing at 500ms").write(
+            toFile: folder + "/rule.earshot", atomically: true, encoding: .utf8)
+        let failing = try EarshotBinary.run(["check", "--expect-variants", folder + "/rule.earshot"])
+        #expect(failing.status == 1)
+        #expect(failing.error.contains("a standalone script must pass every check"))
+    }
+
     @Test func aMalformedScriptRunsNothingAndExitsTwoWithFileLineAndCaret() throws {
         let folder = NSTemporaryDirectory() + "earshot-bad-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
