@@ -38,6 +38,8 @@ public final class Simulation {
     var screens: [String: Screen]
     var tables: [String: [String: String]]
     var reactions: [AppTrigger: [[AppAction]]] = [:]
+    /// Elements whose `on change` block is running (its own changes do not trigger it again).
+    var reactingToChange: Set<String> = []
     var channel = SpeechChannel()
     var speakingEnd: (id: UtteranceID, timer: TimerID)?
     var debouncers: [String: (machine: Debouncer, timer: TimerID?)] = [:]
@@ -152,6 +154,8 @@ public final class Simulation {
             updateScreen(id) { $0.value.append(character) }
             echoTyping(character, into: id)
             react(to: .typed(in: id))
+        case .submit: submit()
+        case .adjust(let direction): adjust(direction)
         }
     }
 
@@ -177,7 +181,12 @@ public final class Simulation {
     /// Runs the app's reactions to `trigger` after the app's reaction delay (the next run-loop turn).
     func react(to trigger: AppTrigger) {
         for actions in reactions[trigger] ?? [] {
-            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now)
+            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in
+                // A change an `on change` block makes to its own element does not run the block again.
+                guard case .changed(let id) = trigger else { return run(actions, origin: now) }
+                reactingToChange.insert(id)
+                run(actions, origin: now)
+                reactingToChange.remove(id)
             }
         }
     }
@@ -258,8 +267,10 @@ public final class Simulation {
     /// focus lost its element is decided once they all are in.
     func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
         let index = focusedID.flatMap { focused in screen.navigationOrder.firstIndex { $0.id == focused } }
+        let oldValue = screen.element(id)?.value
         guard screen.update(id, change) else { return }
         timeline.screens.append((now, nextSequence(), screen))
+        if screen.element(id)?.value != oldValue { valueChanged(id) }
         if batchDepth > 0 {
             if batchFocusIndex == nil { batchFocusIndex = .some(index) }
         } else {
@@ -300,6 +311,8 @@ public final class Simulation {
         case .focus(let id): return "touch \(id)"
         case .activate(let id): return "activate \(id ?? focusedID ?? "")"
         case .type(let character): return "type \"\(character)\""
+        case .submit: return "submit"
+        case .adjust(let direction): return "swipe \(direction.rawValue)"
         }
     }
 }

@@ -73,6 +73,8 @@ extension Timeline {
                 object["text"] = .string(String(character))
             case .swipeNext: object["action"] = "swipe next"
             case .swipePrevious: object["action"] = "swipe previous"
+            case .submit: object["action"] = "submit"
+            case .adjust(let direction): object["action"] = .string("swipe \(direction.rawValue)")
             case .focus(let id):
                 object["action"] = "focus"
                 object["element"] = .string(id)

@@ -69,6 +69,8 @@ extension Timeline {
             case .type(let character): return "⌨ type \"\(character)\""
             case .swipeNext: return "👆 swipe next"
             case .swipePrevious: return "👆 swipe previous"
+            case .submit: return "⏎ submit"
+            case .adjust(let direction): return "👆 swipe \(direction.rawValue)"
             case .focus(let id): return "👆 touch \(id)"
             case .activate(let id): return "👆 activate \(id ?? "")"
             }

@@ -27,7 +27,7 @@ let headerKeywords = [
     "title", "pattern", "variant", "says-different", "profile", "network", "voice", "hints", "typing-feedback",
     "poll", "hint-delay", "focus-read-preempts-announcements", "scan-step", "duration",
 ]
-let userActionKeywords = ["focus", "swipe", "activate", "type", "scan"]
+let userActionKeywords = ["focus", "swipe", "activate", "type", "scan", "submit"]
 let appActionKeywords = [
     "announce", "set", "debounce", "after", "screenChanged", "layoutChanged", "pageScrolled", "play", "show", "load",
 ]
@@ -271,7 +271,8 @@ struct ParserState {
 
     private mutating func parseReaction(_ line: ScriptLine) throws(ParseFailure) {
         var cursor = TokenCursor(line, skipping: 1)
-        let kind = try cursor.keyword(["type", "activate", "focus"], what: "trigger")
+        let kind = try cursor.keyword(
+            ["type", "activate", "focus", "submit", "change", "increment", "decrement"], what: "trigger")
         if kind.text == "type" {
             guard cursor.accept("in") else { throw cursor.failure(at: cursor.current, "expected 'in' after 'on type'") }
         }
@@ -283,6 +284,10 @@ struct ParserState {
             switch kind.text {
             case "type": .typeIn(element: idToken.text)
             case "activate": .activate(element: idToken.text)
+            case "submit": .submit(element: idToken.text)
+            case "change": .change(element: idToken.text)
+            case "increment": .increment(element: idToken.text)
+            case "decrement": .decrement(element: idToken.text)
             default: .focus(element: idToken.text)
             }
         let actions = parseAppActionBlock(line.children)

@@ -137,6 +137,10 @@ struct Lowering {
         case .typeIn(let id): trigger = .typed(in: id)
         case .activate(let id): trigger = .activated(id)
         case .focus(let id): trigger = .focused(id)
+        case .submit(let id): trigger = .submitted(id)
+        case .change(let id): trigger = .changed(id)
+        case .increment(let id): trigger = .adjusted(id, .up)
+        case .decrement(let id): trigger = .adjusted(id, .down)
         }
         return AppReaction(trigger: trigger, actions: reaction.actions.map(action))
     }
@@ -246,12 +250,20 @@ struct Lowering {
         case .activate(let id): simulation.schedule(.activate(id), at: time)
         case .swipe(let direction, let times, let interval):
             for index in 0..<max(1, times) {
-                simulation.schedule(direction == .next ? .swipeNext : .swipePrevious, at: time + interval * index)
+                let swipe: UserAction =
+                    switch direction {
+                    case .next: .swipeNext
+                    case .previous: .swipePrevious
+                    case .up: .adjust(.up)
+                    case .down: .adjust(.down)
+                    }
+                simulation.schedule(swipe, at: time + interval * index)
             }
         case .type(let text, let interval):
             for (index, character) in text.enumerated() {
                 simulation.schedule(.type(character), at: time + interval * index)
             }
+        case .submit: simulation.schedule(.submit, at: time)
         case .scan:
             simulation.scheduler.schedule(at: time) { [weak simulation] in simulation?.startScanning() }
         }

@@ -11,7 +11,7 @@ public struct ScenarioScreen: Sendable {
 /// The kind word that starts an element line; it implies default traits.
 public enum ScenarioElementKind: String, Hashable, Sendable, CaseIterable {
     case button, text, header, link, image, searchField, textField, secureField, toggle, tab, slider, video
-    case progress, group
+    case progress, group, picker, stepper
 
     /// The traits the kind implies (the element's `trait` attributes are added to them).
     ///
@@ -29,7 +29,7 @@ public enum ScenarioElementKind: String, Hashable, Sendable, CaseIterable {
         case .secureField: [.secureTextField]
         case .toggle: [.button]
         case .tab: [.tab]
-        case .slider: [.adjustable]
+        case .slider, .picker, .stepper: [.adjustable]
         case .video: [.startsMediaSession]
         case .group: []
         }
