@@ -28,7 +28,7 @@ extension Simulation {
                 break  // V7: nothing is spoken and focus stays
             case .element(let id):
                 guard screen.isExposed(id) else { return }
-                moveFocus(to: id, request: .layoutChangeElement, kind: .layoutChange, cause: "layoutChanged(\(id))")
+                moveFocus(to: id, request: .layoutChangeElement, kind: .layoutChange, cause: .layoutChanged(id))
             case .text(let template):
                 let text = template.evaluate(in: context)
                 appSpeech { $0.speak(text, kind: .layoutChange, request: .layoutChangeString, cause: "layoutChanged") }
@@ -125,9 +125,9 @@ extension Simulation {
         guard let focusID else {
             // Nothing to focus on the new screen: speech is still flushed (V5), and focus goes nowhere.
             apply(channel.flush(cause: "screenChanged", reason: .screenChanged))
-            loseFocus(cause: "screenChanged")
+            loseFocus(cause: .screenChanged)
             return
         }
-        moveFocus(to: focusID, request: .screenChange, kind: .screenChange, cause: "screenChanged", spokenText: text)
+        moveFocus(to: focusID, request: .screenChange, kind: .screenChange, cause: .screenChanged, spokenText: text)
     }
 }

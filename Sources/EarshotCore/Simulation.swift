@@ -142,10 +142,10 @@ public final class Simulation {
                 next = current.map { max($0 - 1, 0) } ?? 0
             }
             if let current, current == next { return }  // VoiceOver's boundary "bonk": no movement
-            moveFocus(to: order[next].id, request: .focusMove, kind: .focusRead, cause: describe(action))
+            moveFocus(to: order[next].id, request: .focusMove, kind: .focusRead, cause: .user(action))
         case .focus(let id):
             guard screen.isExposed(id) else { return }
-            moveFocus(to: id, request: .focusMove, kind: .focusRead, cause: describe(action))
+            moveFocus(to: id, request: .focusMove, kind: .focusRead, cause: .user(action))
         case .activate(let explicit):
             guard let id = explicit ?? focusedID, screen.isExposed(id) else { return }
             activate(id)
@@ -193,8 +193,9 @@ public final class Simulation {
 
     // MARK: Focus
 
-    func moveFocus(to id: String, request: SpeechRequest, kind: UtteranceKind, cause: String, spokenText: String? = nil)
-    {
+    func moveFocus(
+        to id: String, request: SpeechRequest, kind: UtteranceKind, cause: FocusCause, spokenText: String? = nil
+    ) {
         let previous = focusedID
         focusedID = id
         let order = screen.navigationOrder
@@ -205,7 +206,7 @@ public final class Simulation {
         guard let element = screen.element(id) else { return }
         let text = spokenText ?? phrase(element, in: order)
         // A screenChanged string is spoken instead of the element: it is not a read of it (no hint follows).
-        speak(text, kind: kind, request: request, elementID: spokenText == nil ? id : nil, cause: cause)
+        speak(text, kind: kind, request: request, elementID: spokenText == nil ? id : nil, cause: cause.description)
         if element.traits.contains(.updatesFrequently) { startPolling(element) }
         react(to: .focused(id))
     }
@@ -234,11 +235,11 @@ public final class Simulation {
         record(.focusLost(elementID: id))
         let order = screen.navigationOrder
         guard !order.isEmpty else {
-            loseFocus(cause: "focused element disappeared")
+            loseFocus(cause: .focusedElementDisappeared)
             return
         }
         let index = min(previousIndex ?? 0, order.count - 1)
-        moveFocus(to: order[index].id, request: .focusMove, kind: .focusRead, cause: "focused element disappeared")
+        moveFocus(to: order[index].id, request: .focusMove, kind: .focusRead, cause: .focusedElementDisappeared)
     }
 
     // MARK: Typing
@@ -279,7 +280,7 @@ public final class Simulation {
     }
 
     /// Focus goes nowhere: nothing focusable is left. Polling and a pending hint stop with it.
-    func loseFocus(cause: String) {
+    func loseFocus(cause: FocusCause) {
         let previous = focusedID
         focusedID = nil
         stopPolling()

@@ -87,7 +87,7 @@ extension Timeline {
         case .focus(let from, let to, let index, let cause):
             return [
                 "type": "focus", "from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null,
-                "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause),
+                "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause.description),
             ]
         case .earcon(let name, let duration):
             return ["type": "earcon", "name": .string(name), "duration_ms": .int(duration.milliseconds)]

@@ -7,8 +7,8 @@ extension CheckEvaluator {
         var at: Instant
         var to: String?
         var index: Int?
-        var cause: String
-        var byUser: Bool { cause.hasPrefix("swipe") || cause.hasPrefix("touch") || cause.hasPrefix("activate") }
+        var cause: FocusCause
+        var byUser: Bool { cause.isUser }
     }
 
     var focusEvents: [FocusMove] {

@@ -95,7 +95,7 @@ public struct CheckEvaluator {
                 let id: String?
                 switch event.kind {
                 case .scanHighlight(let element) where subject == .scanStop: id = element
-                case .focus(_, let to, _, let cause) where subject == .swipeStop && cause.hasPrefix("swipe"): id = to
+                case .focus(_, let to, _, let cause) where subject == .swipeStop && cause.isSwipe: id = to
                 default: id = nil
                 }
                 guard let id else { return nil }
