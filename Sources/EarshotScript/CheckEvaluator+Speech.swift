@@ -31,11 +31,12 @@ extension CheckEvaluator {
         var passed = true
         for record in followers.prefix(8) {
             let recordStart = record.start ?? .zero
-            let ok = recordStart >= end
+            // Starting the instant A stops counts only when A finished on its own: if it was cut then, B cut it.
+            let ok = recordStart > end || (recordStart == end && first.wasSpoken)
             if !ok { passed = false }
-            evidence.append(
-                "\(describe(later)): \(describe(record))"
-                    + (ok ? "" : " — starts \(end - recordStart) before \(describe(anchor)) ends"))
+            let why =
+                recordStart == end ? " — it cut \(describe(anchor))" : " — starts \(end - recordStart) before it ends"
+            evidence.append("\(describe(later)): \(describe(record))" + (ok ? "" : why))
         }
         if let gap, nextStart >= end {
             let span = nextStart - end

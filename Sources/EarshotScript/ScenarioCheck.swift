@@ -58,8 +58,8 @@ public enum ScenarioAssertionKind: Sendable {
     /// everything that happened then.
     case focusAt(element: String?, at: Instant)
     /// `B starts [within SPAN | at least SPAN] after A ends`: the first heard utterance matching A ends
-    /// before every heard B that starts after A started, and there is at least one; `within`/`at least`
-    /// bound the gap from A's end to the first such B's start.
+    /// before every heard B that starts after A started (a B that cut A fails), and there is at least
+    /// one; `within`/`at least` bound the gap from A's end to the first such B's start.
     case startsAfter(ScenarioSpeechSelector, ScenarioSpeechSelector, gap: ScenarioBound?)
     /// `SELECTOR waits at most SPAN` / `waits at least SPAN`: every posted utterance matching it started,
     /// and the time from its request to its start is within the bound.

@@ -53,6 +53,10 @@ import Testing
         (#"no posted announcement matching "Code applied" before 11s"#, true),
         (#"no posted announcement matching "never""#, true),
         (#"focus is on promo at 11s"#, true),
+        // "changed" (the app's reaction to typing "a") cuts the echo of "a"; "b" is typed after that.
+        (#"announcement matching "changed" starts after echo matching "^a$" ends"#, false),
+        (#"echo matching "^b$" starts after echo matching "^a$" ends"#, true),
+        (#"announcement matching "Code applied" starts after echo matching "^b$" ends"#, true),
     ])
     func adjustSubmitAndChangeRunTheAppsReactions(assertion: String, passes: Bool) throws {
         let result = try #require(try CheckTestSupport.verdict(assertion, in: Self.body))
