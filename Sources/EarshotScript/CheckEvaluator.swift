@@ -172,12 +172,35 @@ public struct CheckEvaluator {
         let what = count.subject.isSpeech ? " \(count.fate.rawValue)" : ""
         var evidence = ["found \(counted.count)\(what) in \(describe(windows))"]
         evidence += counted.prefix(12).map(\.detail)
-        if counted.count > 12 { evidence.append("… and \(counted.count - 12) more") }
+        if counted.count > 12 {
+            evidence.append("… and \(counted.count - 12) more" + fateSummary(counted.dropFirst(12)))
+        }
         if [.heard, .heardInFull].contains(count.fate) {
             evidence += left.prefix(6).map { "not counted (not \(count.fate.rawValue)): \($0.detail)" }
             if left.count > 6 { evidence.append("… and \(left.count - 6) more not counted") }
         }
         return (passed, evidence)
+    }
+
+    /// `: 30 cut, 4 heard in full` — the fates of speech items the evidence does not list one by one.
+    func fateSummary(_ items: ArraySlice<Item>) -> String {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for item in items {
+            guard let record = item.record else { continue }
+            let fate: String
+            switch record.fate {
+            case .pending: fate = "not resolved"
+            case .heardInFull: fate = "heard in full"
+            case .cut: fate = "cut"
+            case .cutBeforeFirstWord: fate = "cut before a word (nothing heard)"
+            case .dropped: fate = "dropped (nothing heard)"
+            }
+            if counts[fate] == nil { order.append(fate) }
+            counts[fate, default: 0] += 1
+        }
+        guard !order.isEmpty else { return "" }
+        return ": " + order.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
     }
 
     // MARK: Other assertions

@@ -76,6 +76,15 @@ import Testing
         #expect(!result.evidence.joined().contains("\"—\""), "a cut at frame 0 never reads as a bare dash")
     }
 
+    @Test func evidenceBeyondTwelveItemsStillGivesTheirFates() throws {
+        let many = Self.body.replacingOccurrences(
+            of: "wait 3s", with: "at 15s every 100ms times 14 announce \"tick {count}\"\nwait 3s")
+        let result = try #require(try CheckTestSupport.verdict(#"no announcement matching "tick""#, in: many))
+        #expect(!result.passed)
+        #expect(result.evidence.count == 14, "\(result.evidence)")
+        #expect(result.evidence.last == "… and 2 more: 1 cut, 1 heard in full", "\(result.evidence)")
+    }
+
     @Test(arguments: [
         (#"exactly 1 announcementDidFinish matching "Cart updated" wasSuccessful true"#, true),
         (#"exactly 1 announcementDidFinish matching "Cart updated" wasSuccessful false"#, false),
