@@ -107,7 +107,7 @@ extension ReviewPage {
                     TimelineMark(
                         start: at, shape: .tick, label: "▤ \(text)",
                         tooltip: "\(event.at) shows \"\(text)\"", style: "k-text"))
-            case .app, .announcementDidFinish:
+            case .app, .load, .announcementDidFinish:
                 break
             }
         }

@@ -91,8 +91,10 @@ public indirect enum AppAction: Hashable, Sendable {
     case debounce(key: String, delay: TimeSpan, actions: [AppAction])
     /// Run actions after a delay (`DispatchQueue.main.asyncAfter`, a network load).
     case after(TimeSpan, [AppAction])
-    /// Write a note on the timeline (a load starting or finishing), for checks that ask about it.
+    /// Write a note on the timeline (shown in transcripts; checks do not read it).
     case note(String)
+    /// A network load reaches a phase (recorded as a typed `TimelineEventKind.load`).
+    case load(String, LoadPhase)
     /// Run actions every `period`, `count` times, the first after one period (a `Timer.publish`).
     case repeating(every: TimeSpan, count: Int, actions: [AppAction])
 }

@@ -84,6 +84,7 @@ extension Timeline {
             }
             return object
         case .app(let text): return ["type": "app", "action": .string(text)]
+        case .load(let name, let phase): return ["type": "app", "action": .string("load \(name) \(phase.rawValue)")]
         case .focus(let from, let to, let index, let cause):
             return [
                 "type": "focus", "from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null,

@@ -75,6 +75,7 @@ extension Timeline {
             case .activate(let id): return "👆 activate \(id ?? "")"
             }
         case .app(let text): return "📱 \(text)"
+        case .load(let name, let phase): return "📱 load \(name) \(phase.rawValue)"
         case .focus(_, let to, _, let cause): return "◎ focus → \(to ?? "nothing") (\(cause))"
         case .earcon(let name, _): return "♪ earcon \(name)"
         case .sound(let name, let duration, let heard): return "♪ sound \(name) \(duration)" + (heard ? "" : " (muted)")

@@ -99,6 +99,8 @@ public enum TimelineEventKind: Hashable, Sendable {
     case scanHighlight(elementID: String)
     /// The element VoiceOver had focused disappeared.
     case focusLost(elementID: String)
+    /// A network load started or finished (written `load NAME started|finished`, as app notes are).
+    case load(name: String, phase: LoadPhase)
 }
 
 /// A timestamped non-speech event.

@@ -18,10 +18,10 @@ extension CheckEvaluator {
         }
     }
 
-    /// Instants at which an app note (`load NAME started`) was written.
-    func notes(_ text: String) -> [Instant] {
+    /// Instants at which the load reached the phase.
+    func loads(_ name: String, _ phase: LoadPhase) -> [Instant] {
         timeline.events.compactMap { event in
-            if case .app(let note) = event.kind, note == text { return event.at }
+            if case .load(name, phase) = event.kind { return event.at }
             return nil
         }
     }
@@ -58,8 +58,8 @@ extension CheckEvaluator {
         case .before(let stop):
             return [Instant.zero...max(.zero, stop - TimeSpan(nanoseconds: 1))]
         case .whileLoading(let name):
-            let starts = notes("load \(name) started")
-            let ends = notes("load \(name) finished")
+            let starts = loads(name, .started)
+            let ends = loads(name, .finished)
             // Half-open: what happens at the instant the load finishes happens after loading.
             let stops =
                 ends.map { $0 - TimeSpan(nanoseconds: 1) }

@@ -278,7 +278,7 @@ public struct CheckEvaluator {
     }
 
     func focusStays(_ element: String?, _ load: String) -> (Bool, [String]) {
-        guard let finished = notes("load \(load) finished").first else {
+        guard let finished = loads(load, .finished).first else {
             return (false, ["load \(load) never finished"])
         }
         let before = focusEvents.last { $0.at < finished }

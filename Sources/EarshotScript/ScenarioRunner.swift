@@ -174,8 +174,8 @@ struct Lowering {
             return .after(
                 .zero,
                 [
-                    .note("load \(load.name) started"),
-                    .after(delay, [.note("load \(load.name) finished")] + load.actions.map(self.action)),
+                    .load(load.name, .started),
+                    .after(delay, [.load(load.name, .finished)] + load.actions.map(self.action)),
                 ])
         }
     }
