@@ -114,6 +114,7 @@ import Testing
         (#"focus read on b waits at least 1s"#, true),
         (#"focus read on b waits at most 500ms"#, false),
         (#"announcement matching "Cart updated" waits at most 10ms"#, true),
+        (#"announcement matching "Cart updated" waits at least 1s"#, false),
         (#"announcement matching "Added" waits at most 5s"#, false),
     ])
     func callbacksEarconsFocusOrderAndWaitingHoldOrFail(assertion: String, passes: Bool) throws {
