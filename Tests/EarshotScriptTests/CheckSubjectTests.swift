@@ -51,6 +51,9 @@ import Testing
         (#"exactly 1 announcement matching "Cart updated" heard in full"#, true),
         (#"no speech matching "Added""#, true),
         (#"at least 1 speech matching "Added""#, false),
+        // "after announcement matching" opens at the end of the first one heard: no "Added" was heard.
+        (#"at least 1 speech after announcement matching "Added""#, false),
+        (#"at least 1 speech after announcement matching "Cart updated""#, true),
         (#"at least 2 cuts"#, true),
         (#"no cuts"#, false),
     ])
