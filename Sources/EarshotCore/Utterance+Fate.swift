@@ -17,6 +17,8 @@ public enum UtteranceFate: Hashable, Sendable {
     case cutBeforeFirstWord(by: Interruption)
     /// Never started.
     case dropped(DropReason)
+    /// Spoken, but it has no words (an empty announcement): nothing was heard.
+    case withoutWords
 
     /// How the fate reads in evidence: "heard in full", "cut by … after \"Added\"", "nothing heard: dropped
     /// (focus moved)".
@@ -27,6 +29,7 @@ public enum UtteranceFate: Hashable, Sendable {
         case .cut(let heard, let by): return "cut by \(by.description) after \"\(heard)\""
         case .cutBeforeFirstWord(let by): return "nothing heard: cut by \(by.description) before its first word"
         case .dropped(let reason): return "nothing heard: dropped (\(reason.rawValue))"
+        case .withoutWords: return "nothing heard: it has no words"
         }
     }
 }
@@ -36,7 +39,7 @@ extension UtteranceRecord {
     public var fate: UtteranceFate {
         switch outcome {
         case .pending, .speaking: return .pending
-        case .spoken: return .heardInFull
+        case .spoken: return heardAnything ? .heardInFull : .withoutWords
         case .interrupted(_, _, let by):
             return heardAnything ? .cut(heard: heardText, by: by) : .cutBeforeFirstWord(by: by)
         case .dropped(_, let reason, _): return .dropped(reason)
@@ -44,24 +47,24 @@ extension UtteranceRecord {
     }
 
     /// True when some of its words reached the listener: spoken to the end, or cut after its first word
-    /// began.
+    /// began. Speech with no words (an empty announcement) is never heard.
     public var heardAnything: Bool {
         switch outcome {
-        case .spoken: return true
+        case .spoken: return utterance.text.contains { !$0.isWhitespace }
         case .interrupted: return heardFrames > 0 && heardText.contains { !$0.isWhitespace }
         case .pending, .speaking, .dropped: return false
         }
     }
 
-    /// True when it was spoken to its end.
-    public var heardInFull: Bool { wasSpoken }
+    /// True when it was spoken to its end (and has words to hear).
+    public var heardInFull: Bool { wasSpoken && heardAnything }
 
-    /// True when it was posted and nothing of it was heard: dropped, or cut before its first word.
+    /// True when it was posted and nothing of it was heard: dropped, cut before its first word, or without
+    /// words at all.
     public var wasLost: Bool {
         switch outcome {
-        case .dropped: return true
-        case .interrupted: return !heardAnything
-        case .pending, .speaking, .spoken: return false
+        case .pending, .speaking: return false
+        case .dropped, .interrupted, .spoken: return !heardAnything
         }
     }
 

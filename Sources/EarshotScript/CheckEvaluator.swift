@@ -195,6 +195,7 @@ public struct CheckEvaluator {
             case .cut: fate = "cut"
             case .cutBeforeFirstWord: fate = "cut before a word (nothing heard)"
             case .dropped: fate = "dropped (nothing heard)"
+            case .withoutWords: fate = "without words (nothing heard)"
             }
             if counts[fate] == nil { order.append(fate) }
             counts[fate, default: 0] += 1

@@ -45,21 +45,29 @@ import Testing
     }
 
     @Test(arguments: [("announce \"\"", true), ("announce \"  \"", true), ("announce \"Saved\"", false)])
-    func anEmptyAnnouncementIsAFinding(action: String, found: Bool) throws {
-        let run = try CheckTestSupport.run(
-            """
+    func anEmptyAnnouncementIsAFindingAndIsNeverHeard(action: String, empty: Bool) throws {
+        let body = """
             title "empty"
             screen S
               button a "Alpha"
             at 0s focus a
             at 300ms \(action)
             wait 2s
-            check "c":
-              focus is on a at 1s
-            """)
+            """
+        let run = try CheckTestSupport.run(body)
         let findings = FindingRules.findings(in: run.timeline).filter { $0.rule == "empty-announcement" }
-        #expect(findings.isEmpty == !found, "\(findings)")
+        #expect(findings.isEmpty == !empty, "\(findings)")
         #expect(FindingRules.rule("empty-announcement")?.impact == .moderate)
+        // Nobody hears an announcement without words: it is posted and lost, never counted as heard.
+        for (assertion, passes) in [
+            ("exactly 1 announcement", !empty), ("exactly 1 lost announcement", empty),
+            ("exactly 1 posted announcement", true), ("exactly 1 announcement heard in full", !empty),
+        ] {
+            let result = try #require(try CheckTestSupport.verdict(assertion, in: body))
+            #expect(result.passed == passes, "\(action): \(assertion): \(result.evidence)")
+        }
+        let evidence = try #require(try CheckTestSupport.verdict("no announcement", in: body)).evidence
+        #expect(evidence.contains { $0.hasSuffix("nothing heard: it has no words") } == empty, "\(evidence)")
     }
 
     @Test(arguments: [
