@@ -23,7 +23,9 @@ public struct ScenarioAssertion: Sendable {
 /// The assertion forms. Most lines are a *count* of timeline items in a window; the rest ask about the
 /// tree or focus.
 public enum ScenarioAssertionKind: Sendable {
-    /// `QUANTIFIER SUBJECT [on …] [matching "re"] [unless matching "re"] [WINDOW]`, e.g.
+    /// `QUANTIFIER [FATE] SUBJECT [on …] [matching "re"] [unless matching "re"] [clauses] [WINDOW]`: speech
+    /// is counted by its fate (`heard` unless the line says `posted`, `heard in full`, `cut`, `dropped` or
+    /// `lost`), e.g.
     /// `no announcement while typing`, `exactly 1 announcement matching "\d+ results" within 1s after
     /// typing stops`, `no scan stop on placeholders while orders loads`. `silent WINDOW` is
     /// `no speech WINDOW`; `captions appear WINDOW` is `at least 1 caption WINDOW`;
