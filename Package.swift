@@ -32,13 +32,14 @@ let package = Package(
         .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
         .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
         .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore"]),
-        .testTarget(name: "EarshotScriptTests", dependencies: ["EarshotScript", "EarshotCore"]),
+        .testTarget(name: "EarshotScriptTests", dependencies: ["EarshotScript", "EarshotCore", "EarshotSystem"]),
         .testTarget(name: "EarshotAudioTests", dependencies: ["EarshotAudio", "EarshotCore"]),
         .testTarget(
             name: "EarshotSystemTests",
             dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript"]
         ),
-        .testTarget(name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem", "EarshotCore", "EarshotScript"]),
+        .testTarget(
+            name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem", "EarshotCore", "EarshotScript"]),
         .testTarget(
             name: "EarshotTestingTests",
             dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]

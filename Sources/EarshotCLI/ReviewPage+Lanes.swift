@@ -107,7 +107,7 @@ extension ReviewPage {
                     TimelineMark(
                         start: at, shape: .tick, label: "▤ \(text)",
                         tooltip: "\(event.at) shows \"\(text)\"", style: "k-text"))
-            case .app, .announcementDidFinish:
+            case .app, .load, .announcementDidFinish:
                 break
             }
         }
@@ -195,6 +195,8 @@ extension ReviewPage {
         case .type(let character): return "\"\(character)\""
         case .swipeNext: return "swipe →"
         case .swipePrevious: return "swipe ←"
+        case .submit: return "return ⏎"
+        case .adjust(let direction): return direction == .up ? "swipe ↑" : "swipe ↓"
         case .focus(let id): return "touch \(id)"
         case .activate(let id): return "activate" + (id.map { " \($0)" } ?? "")
         }

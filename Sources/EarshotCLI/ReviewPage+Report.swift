@@ -9,7 +9,8 @@ extension ReviewPage {
             values.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         }
         var rows: [(String, String)] = []
-        rows.append(("Pattern", distinct(headers.map(\.pattern)).joined(separator: ", ")))
+        rows.append(
+            ("Pattern", distinct(headers.map { $0.pattern ?? "none (a rule scenario)" }).joined(separator: ", ")))
         rows.append(
             (
                 runs.count > 1 ? "Variants" : "Variant",

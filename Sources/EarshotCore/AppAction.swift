@@ -91,8 +91,10 @@ public indirect enum AppAction: Hashable, Sendable {
     case debounce(key: String, delay: TimeSpan, actions: [AppAction])
     /// Run actions after a delay (`DispatchQueue.main.asyncAfter`, a network load).
     case after(TimeSpan, [AppAction])
-    /// Write a note on the timeline (a load starting or finishing), for checks that ask about it.
+    /// Write a note on the timeline (shown in transcripts; checks do not read it).
     case note(String)
+    /// A network load reaches a phase (recorded as a typed `TimelineEventKind.load`).
+    case load(String, LoadPhase)
     /// Run actions every `period`, `count` times, the first after one period (a `Timer.publish`).
     case repeating(every: TimeSpan, count: Int, actions: [AppAction])
 }
@@ -109,6 +111,18 @@ public enum UserAction: Hashable, Sendable {
     case activate(String?)
     /// Type one character into the focused text field.
     case type(Character)
+    /// Press Return (submit) in the focused element.
+    case submit
+    /// Swipe up (increment) or down (decrement) on the focused adjustable element.
+    case adjust(AdjustDirection)
+}
+
+/// Which way a swipe adjusts a slider, picker or stepper (`accessibilityIncrement`/`Decrement`).
+public enum AdjustDirection: String, Hashable, Sendable, CaseIterable {
+    /// Swipe up: `accessibilityIncrement()`.
+    case up
+    /// Swipe down: `accessibilityDecrement()`.
+    case down
 }
 
 /// What starts an app reaction.
@@ -119,6 +133,12 @@ public enum AppTrigger: Hashable, Sendable {
     case activated(String)
     /// VoiceOver focus landed on the element.
     case focused(String)
+    /// Return was pressed in the element (`.onSubmit`).
+    case submitted(String)
+    /// The element's value changed (`.onChange(of:)`), by typing, an adjust or the app's own `set`.
+    case changed(String)
+    /// The user swiped up or down on the adjustable element (`accessibilityIncrement`/`Decrement`).
+    case adjusted(String, AdjustDirection)
 }
 
 /// App behavior: the actions that run when a trigger happens (`on type in query:` in a script).

@@ -50,6 +50,9 @@ public enum FindingRules {
             id: "announcement-flood", impact: .serious, card: "announcement-spam",
             summary: "more than 5 announcements in 10 seconds"),
         Rule(
+            id: "empty-announcement", impact: .moderate, card: "meaningful-announcement",
+            summary: "the app posts speech with no words: nothing is said, yet it can cut what was being read"),
+        Rule(
             id: "placeholder-exposed", impact: .serious, card: "skeleton-noise",
             summary: "a loading placeholder is in the accessibility tree and is reached as content"),
         Rule(
@@ -90,6 +93,11 @@ public enum FindingRules {
                 note(
                     "announcement-while-typing", at,
                     "\"\(record.utterance.text)\" posted at \(at) between keystrokes at \(before) and \(after)")
+            }
+            if !record.utterance.text.contains(where: { $0.isLetter || $0.isNumber }) {
+                note(
+                    "empty-announcement", at,
+                    "\(record.utterance.kind.rawValue) \"\(record.utterance.text)\" posted at \(at)")
             }
         }
         for record in timeline.utterances {

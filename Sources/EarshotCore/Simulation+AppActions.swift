@@ -28,7 +28,7 @@ extension Simulation {
                 break  // V7: nothing is spoken and focus stays
             case .element(let id):
                 guard screen.isExposed(id) else { return }
-                moveFocus(to: id, request: .layoutChangeElement, kind: .layoutChange, cause: "layoutChanged(\(id))")
+                moveFocus(to: id, request: .layoutChangeElement, kind: .layoutChange, cause: .layoutChanged(id))
             case .text(let template):
                 let text = template.evaluate(in: context)
                 appSpeech { $0.speak(text, kind: .layoutChange, request: .layoutChangeString, cause: "layoutChanged") }
@@ -88,6 +88,8 @@ extension Simulation {
             debouncers[key] = entry
         case .note(let text):
             record(.app(text))
+        case .load(let name, let phase):
+            record(.load(name: name, phase: phase))
         case .after(let delay, let actions):
             scheduler.schedule(after: delay) { [unowned self] in run(actions, origin: origin, iteration: iteration) }
         case .repeating(let period, let count, let actions):
@@ -125,9 +127,9 @@ extension Simulation {
         guard let focusID else {
             // Nothing to focus on the new screen: speech is still flushed (V5), and focus goes nowhere.
             apply(channel.flush(cause: "screenChanged", reason: .screenChanged))
-            loseFocus(cause: "screenChanged")
+            loseFocus(cause: .screenChanged)
             return
         }
-        moveFocus(to: focusID, request: .screenChange, kind: .screenChange, cause: "screenChanged", spokenText: text)
+        moveFocus(to: focusID, request: .screenChange, kind: .screenChange, cause: .screenChanged, spokenText: text)
     }
 }

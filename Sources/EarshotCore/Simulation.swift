@@ -38,6 +38,8 @@ public final class Simulation {
     var screens: [String: Screen]
     var tables: [String: [String: String]]
     var reactions: [AppTrigger: [[AppAction]]] = [:]
+    /// Elements whose `on change` block is running (its own changes do not trigger it again).
+    var reactingToChange: Set<String> = []
     var channel = SpeechChannel()
     var speakingEnd: (id: UtteranceID, timer: TimerID)?
     var debouncers: [String: (machine: Debouncer, timer: TimerID?)] = [:]
@@ -140,10 +142,10 @@ public final class Simulation {
                 next = current.map { max($0 - 1, 0) } ?? 0
             }
             if let current, current == next { return }  // VoiceOver's boundary "bonk": no movement
-            moveFocus(to: order[next].id, request: .focusMove, kind: .focusRead, cause: describe(action))
+            moveFocus(to: order[next].id, request: .focusMove, kind: .focusRead, cause: .user(action))
         case .focus(let id):
             guard screen.isExposed(id) else { return }
-            moveFocus(to: id, request: .focusMove, kind: .focusRead, cause: describe(action))
+            moveFocus(to: id, request: .focusMove, kind: .focusRead, cause: .user(action))
         case .activate(let explicit):
             guard let id = explicit ?? focusedID, screen.isExposed(id) else { return }
             activate(id)
@@ -152,6 +154,8 @@ public final class Simulation {
             updateScreen(id) { $0.value.append(character) }
             echoTyping(character, into: id)
             react(to: .typed(in: id))
+        case .submit: submit()
+        case .adjust(let direction): adjust(direction)
         }
     }
 
@@ -177,15 +181,21 @@ public final class Simulation {
     /// Runs the app's reactions to `trigger` after the app's reaction delay (the next run-loop turn).
     func react(to trigger: AppTrigger) {
         for actions in reactions[trigger] ?? [] {
-            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in run(actions, origin: now)
+            scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in
+                // A change an `on change` block makes to its own element does not run the block again.
+                guard case .changed(let id) = trigger else { return run(actions, origin: now) }
+                reactingToChange.insert(id)
+                run(actions, origin: now)
+                reactingToChange.remove(id)
             }
         }
     }
 
     // MARK: Focus
 
-    func moveFocus(to id: String, request: SpeechRequest, kind: UtteranceKind, cause: String, spokenText: String? = nil)
-    {
+    func moveFocus(
+        to id: String, request: SpeechRequest, kind: UtteranceKind, cause: FocusCause, spokenText: String? = nil
+    ) {
         let previous = focusedID
         focusedID = id
         let order = screen.navigationOrder
@@ -196,7 +206,7 @@ public final class Simulation {
         guard let element = screen.element(id) else { return }
         let text = spokenText ?? phrase(element, in: order)
         // A screenChanged string is spoken instead of the element: it is not a read of it (no hint follows).
-        speak(text, kind: kind, request: request, elementID: spokenText == nil ? id : nil, cause: cause)
+        speak(text, kind: kind, request: request, elementID: spokenText == nil ? id : nil, cause: cause.description)
         if element.traits.contains(.updatesFrequently) { startPolling(element) }
         react(to: .focused(id))
     }
@@ -223,11 +233,11 @@ public final class Simulation {
         record(.focusLost(elementID: id))
         let order = screen.navigationOrder
         guard !order.isEmpty else {
-            loseFocus(cause: "focused element disappeared")
+            loseFocus(cause: .focusedElementDisappeared)
             return
         }
         let index = min(previousIndex ?? 0, order.count - 1)
-        moveFocus(to: order[index].id, request: .focusMove, kind: .focusRead, cause: "focused element disappeared")
+        moveFocus(to: order[index].id, request: .focusMove, kind: .focusRead, cause: .focusedElementDisappeared)
     }
 
     // MARK: Typing
@@ -256,8 +266,10 @@ public final class Simulation {
     /// focus lost its element is decided once they all are in.
     func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
         let index = focusedID.flatMap { focused in screen.navigationOrder.firstIndex { $0.id == focused } }
+        let oldValue = screen.element(id)?.value
         guard screen.update(id, change) else { return }
         timeline.screens.append((now, nextSequence(), screen))
+        if screen.element(id)?.value != oldValue { valueChanged(id) }
         if batchDepth > 0 {
             if batchFocusIndex == nil { batchFocusIndex = .some(index) }
         } else {
@@ -266,7 +278,7 @@ public final class Simulation {
     }
 
     /// Focus goes nowhere: nothing focusable is left. Polling and a pending hint stop with it.
-    func loseFocus(cause: String) {
+    func loseFocus(cause: FocusCause) {
         let previous = focusedID
         focusedID = nil
         stopPolling()
@@ -275,9 +287,14 @@ public final class Simulation {
     }
 
     func templateContext(origin: Instant, iteration: Int) -> TemplateContext {
-        TemplateContext(
+        var context = TemplateContext(
             element: { [unowned self] id in screen.element(id) }, tables: tables, elapsed: now - origin,
             iteration: iteration)
+        // A lookup miss stops the run: the text it would have made is not what the script meant.
+        context.missingEntry = { [unowned self] miss in
+            if failure == nil { failure = miss.at(now) }
+        }
+        return context
     }
 
     func record(_ kind: TimelineEventKind) {
@@ -293,6 +310,8 @@ public final class Simulation {
         case .focus(let id): return "touch \(id)"
         case .activate(let id): return "activate \(id ?? focusedID ?? "")"
         case .type(let character): return "type \"\(character)\""
+        case .submit: return "submit"
+        case .adjust(let direction): return "swipe \(direction.rawValue)"
         }
     }
 }

@@ -23,6 +23,10 @@ public struct TextTemplate: Hashable, Sendable, ExpressibleByStringLiteral, Cust
 
     /// The parts in order.
     public var parts: [Part]
+    /// Where the template was written (`path:line:column`), named when a lookup misses.
+    public var origin: String?
+    /// Text for a key a table lacks, by table name (the script's `data NAME default "…"`).
+    public var lookupDefaults: [String: String] = [:]
 
     /// Creates a template from parts.
     public init(parts: [Part]) { self.parts = parts }
@@ -59,6 +63,8 @@ public struct TemplateContext {
     public var elapsed: TimeSpan
     /// The enclosing repetition's count, from 1.
     public var iteration: Int
+    /// Told when a data-table lookup finds no entry for its key (the text then reads as empty).
+    public var missingEntry: ((TemplateMiss) -> Void)?
 
     /// Creates a context.
     public init(
@@ -73,7 +79,7 @@ public struct TemplateContext {
 }
 
 extension TextTemplate {
-    /// The text now. A missing table entry reads as an empty string.
+    /// The text now. A missing table entry reads as an empty string and is reported to `missingEntry`.
     public func evaluate(in context: TemplateContext) -> String {
         parts.map { part -> String in
             switch part {
@@ -82,7 +88,11 @@ extension TextTemplate {
             case .label(let id): return context.element(id)?.label ?? ""
             case .lookup(let table, let key):
                 let keyText = context.element(key)?.value ?? ""
-                return context.tables[table]?[keyText] ?? ""
+                guard let found = context.tables[table]?[keyText] ?? lookupDefaults[table] else {
+                    context.missingEntry?(TemplateMiss(table: table, keyElement: key, key: keyText, origin: origin))
+                    return ""
+                }
+                return found
             case .clock:
                 let total = Int(context.elapsed.nanoseconds / 1_000_000_000)
                 return

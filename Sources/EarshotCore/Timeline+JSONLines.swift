@@ -73,6 +73,8 @@ extension Timeline {
                 object["text"] = .string(String(character))
             case .swipeNext: object["action"] = "swipe next"
             case .swipePrevious: object["action"] = "swipe previous"
+            case .submit: object["action"] = "submit"
+            case .adjust(let direction): object["action"] = .string("swipe \(direction.rawValue)")
             case .focus(let id):
                 object["action"] = "focus"
                 object["element"] = .string(id)
@@ -82,10 +84,11 @@ extension Timeline {
             }
             return object
         case .app(let text): return ["type": "app", "action": .string(text)]
+        case .load(let name, let phase): return ["type": "app", "action": .string("load \(name) \(phase.rawValue)")]
         case .focus(let from, let to, let index, let cause):
             return [
                 "type": "focus", "from": from.map(JSONValue.string) ?? .null, "to": to.map(JSONValue.string) ?? .null,
-                "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause),
+                "index": index.map { JSONValue.int(Int64($0)) } ?? .null, "cause": .string(cause.description),
             ]
         case .earcon(let name, let duration):
             return ["type": "earcon", "name": .string(name), "duration_ms": .int(duration.milliseconds)]

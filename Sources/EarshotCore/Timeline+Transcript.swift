@@ -76,10 +76,13 @@ extension Timeline {
             case .type(let character): return "⌨ type \"\(character)\""
             case .swipeNext: return "👆 swipe next"
             case .swipePrevious: return "👆 swipe previous"
+            case .submit: return "⏎ submit"
+            case .adjust(let direction): return "👆 swipe \(direction.rawValue)"
             case .focus(let id): return "👆 touch \(id)"
             case .activate(let id): return "👆 activate \(id ?? "")"
             }
         case .app(let text): return "📱 \(text)"
+        case .load(let name, let phase): return "📱 load \(name) \(phase.rawValue)"
         case .focus(_, let to, _, let cause): return "◎ focus → \(to ?? "nothing") (\(cause))"
         case .earcon(let name, _): return "♪ earcon \(name)"
         case .sound(let name, let duration, let heard): return "♪ sound \(name) \(duration)" + (heard ? "" : " (muted)")

@@ -82,7 +82,7 @@ public enum TimelineEventKind: Hashable, Sendable {
     /// The app did something (its description, e.g. `set results value "42 results"`).
     case app(String)
     /// VoiceOver focus moved (`to` nil: nowhere); `index` is the new position in reading order.
-    case focus(from: String?, to: String?, index: Int?, cause: String)
+    case focus(from: String?, to: String?, index: Int?, cause: FocusCause)
     /// VoiceOver's screen-change earcon.
     case earcon(name: String, duration: TimeSpan)
     /// An app sound; `heard` is false with the sound off.
@@ -99,6 +99,8 @@ public enum TimelineEventKind: Hashable, Sendable {
     case scanHighlight(elementID: String)
     /// The element VoiceOver had focused disappeared.
     case focusLost(elementID: String)
+    /// A network load started or finished (written `load NAME started|finished`, as app notes are).
+    case load(name: String, phase: LoadPhase)
 }
 
 /// A timestamped non-speech event.

@@ -31,7 +31,7 @@ public enum Priority: String, Hashable, Sendable, Codable, CaseIterable {
 public typealias UtteranceID = Int
 
 /// Why an utterance never started.
-public enum DropReason: String, Hashable, Sendable, Codable {
+public enum DropReason: String, Hashable, Sendable, Codable, CaseIterable {
     /// A focus move cleared the queue (VoiceOver sends no finish callback for these).
     case focusMoved = "focus moved"
     /// A screen change cleared the queue.

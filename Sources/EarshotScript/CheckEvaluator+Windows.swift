@@ -7,8 +7,8 @@ extension CheckEvaluator {
         var at: Instant
         var to: String?
         var index: Int?
-        var cause: String
-        var byUser: Bool { cause.hasPrefix("swipe") || cause.hasPrefix("touch") || cause.hasPrefix("activate") }
+        var cause: FocusCause
+        var byUser: Bool { cause.isUser }
     }
 
     var focusEvents: [FocusMove] {
@@ -18,10 +18,10 @@ extension CheckEvaluator {
         }
     }
 
-    /// Instants at which an app note (`load NAME started`) was written.
-    func notes(_ text: String) -> [Instant] {
+    /// Instants at which the load reached the phase.
+    func loads(_ name: String, _ phase: LoadPhase) -> [Instant] {
         timeline.events.compactMap { event in
-            if case .app(let note) = event.kind, note == text { return event.at }
+            if case .load(name, phase) = event.kind { return event.at }
             return nil
         }
     }
@@ -58,8 +58,8 @@ extension CheckEvaluator {
         case .before(let stop):
             return [Instant.zero...max(.zero, stop - TimeSpan(nanoseconds: 1))]
         case .whileLoading(let name):
-            let starts = notes("load \(name) started")
-            let ends = notes("load \(name) finished")
+            let starts = loads(name, .started)
+            let ends = loads(name, .finished)
             // Half-open: what happens at the instant the load finishes happens after loading.
             let stops =
                 ends.map { $0 - TimeSpan(nanoseconds: 1) }
@@ -80,9 +80,10 @@ extension CheckEvaluator {
             return [Instant.zero...first]
         case .afterAnnouncement(let pattern):
             let first = timeline.utterances.first { record in
-                record.utterance.isAppSpeech && matches(record.utterance.text, .matching(pattern))
+                record.utterance.isAppSpeech && record.heardAnything
+                    && matches(record.utterance.text, .matching(pattern))
             }
-            // From when the announcement finished (or was cut): what comes after it, once it has been heard.
+            // From when the first one heard finished (or was cut): what comes after it, once it has been heard.
             return first.map { record in
                 let from = record.stop ?? record.utterance.requestedAt
                 return [from...max(from, end)]
@@ -127,15 +128,15 @@ extension CheckEvaluator {
             + (windows.count > 3 ? " …" : "")
     }
 
+    /// One utterance as evidence: when, what, and its fate (`nothing heard: …` for what was lost).
     func describe(_ record: UtteranceRecord) -> String {
-        let kind = record.utterance.kind.rawValue
+        let head = "\(record.utterance.kind.rawValue) \"\(record.utterance.text)\""
         switch record.outcome {
-        case .spoken(let start, let end): return "\(start)–\(end) \(kind) \"\(record.utterance.text)\""
-        case .interrupted(let start, let cut, let by):
-            return "\(start)–\(cut) \(kind) \"\(record.heardText)—\" cut by \(by.description)"
-        case .dropped(let at, let reason, _):
-            return "\(at) \(kind) \"\(record.utterance.text)\" dropped (\(reason.rawValue))"
-        case .pending, .speaking: return "\(record.utterance.requestedAt) \(kind) \"\(record.utterance.text)\""
+        case .spoken(let start, let end), .interrupted(let start, let end, _):
+            return "\(start)–\(end) \(head): \(record.fate.description)"
+        case .dropped(let at, _, _):
+            return "\(record.utterance.requestedAt)–\(at) \(head): \(record.fate.description)"
+        case .pending, .speaking: return "\(record.utterance.requestedAt) \(head): \(record.fate.description)"
         }
     }
 }

@@ -34,52 +34,68 @@ public struct CheckEvaluator {
         case .staysVisible(let element, let window): (passed, evidence) = staysVisible(element, window)
         case .textVisible(let match, let window): (passed, evidence) = textVisible(match, window)
         case .screensSoundDifferent(let names): (passed, evidence) = screensSoundDifferent(names)
+        case .focusAt(let element, let at): (passed, evidence) = focusAt(element, at)
+        case .startsAfter(let later, let anchor, let gap): (passed, evidence) = startsAfter(later, anchor, gap)
+        case .waits(let selector, let bound): (passed, evidence) = waits(selector, bound)
         }
         return AssertionResult(text: assertion.text, location: assertion.location, passed: passed, evidence: evidence)
     }
 
     // MARK: Counting
 
-    /// One countable thing: when, what it said, and the element it concerns.
+    /// One countable thing: when, what it said, the element it concerns, and for speech its record.
     struct Item {
         var at: Instant
         var text: String
         var elementID: String?
         var detail: String
+        var record: UtteranceRecord? = nil
+        /// An `announcementDidFinish` callback's `wasSuccessful`.
+        var wasSuccessful: Bool? = nil
     }
 
-    func items(_ subject: ScenarioSubject) -> [Item] {
-        let heardKinds: [ScenarioSubject: Set<UtteranceKind>] = [
-            .focusRead: [.focusRead, .screenChange, .layoutChange], .hint: [.hint], .pollRead: [.poll],
-            .echo: [.typingEcho],
-        ]
+    /// The utterance kinds a speech subject counts.
+    func isKind(_ record: UtteranceRecord, of subject: ScenarioSubject) -> Bool {
+        let utterance = record.utterance
         switch subject {
-        case .announcement:
-            return timeline.utterances.filter(\.utterance.isAppSpeech).map { record in
+        case .announcement: return utterance.isAppSpeech
+        case .speech, .cut: return true
+        case .focusRead:
+            return utterance.kind == .focusRead || utterance.kind == .screenChange
+                || (utterance.kind == .layoutChange && utterance.elementID != nil)
+        case .hint: return utterance.kind == .hint
+        case .pollRead: return utterance.kind == .poll
+        case .stalePollRead: return timeline.isStalePoll(record)
+        case .echo: return utterance.kind == .typingEcho
+        case .scanStop, .swipeStop, .caption, .sound, .earcon, .didFinish: return false
+        }
+    }
+
+    /// The instant a speech item is placed at for windows: its request for `posted`, `dropped` and `lost`,
+    /// its start for `heard`, its cut for `cut`; what never started sits at its request.
+    func instant(_ record: UtteranceRecord, for fate: ScenarioFate) -> Instant {
+        switch fate {
+        case .posted, .dropped, .lost: return record.utterance.requestedAt
+        case .heard, .heardInFull: return record.start ?? record.utterance.requestedAt
+        case .cut: return record.stop ?? record.utterance.requestedAt
+        }
+    }
+
+    func items(_ subject: ScenarioSubject, fate: ScenarioFate = .heard) -> [Item] {
+        if subject.isSpeech {
+            return timeline.utterances.filter { isKind($0, of: subject) }.map { record in
                 Item(
-                    at: record.utterance.requestedAt, text: record.utterance.text, elementID: nil,
-                    detail: describe(record))
-            }
-        case .speech:
-            return timeline.heardUtterances.map(heardItem)
-        case .focusRead, .hint, .pollRead, .echo:
-            let kinds = heardKinds[subject] ?? []
-            return timeline.heardUtterances.filter { kinds.contains($0.utterance.kind) }.map(heardItem)
-        case .stalePollRead:
-            return timeline.heardUtterances.filter { timeline.isStalePoll($0) }.map(heardItem)
-        case .cut:
-            return timeline.utterances.compactMap { record in
-                guard case .interrupted(_, let cut, _) = record.outcome else { return nil }
-                return Item(
-                    at: cut, text: record.utterance.text, elementID: record.utterance.elementID,
-                    detail: describe(record))
-            }
+                    at: instant(record, for: fate), text: record.utterance.text,
+                    elementID: record.utterance.elementID, detail: describe(record), record: record)
+            }.sorted { ($0.at, $0.record?.utterance.id ?? 0) < ($1.at, $1.record?.utterance.id ?? 0) }
+        }
+        switch subject {
         case .scanStop, .swipeStop:
             return timeline.events.compactMap { event in
                 let id: String?
                 switch event.kind {
                 case .scanHighlight(let element) where subject == .scanStop: id = element
-                case .focus(_, let to, _, let cause) where subject == .swipeStop && cause.hasPrefix("swipe"): id = to
+                case .focus(_, let to, _, let cause) where subject == .swipeStop && cause.isSwipe: id = to
                 default: id = nil
                 }
                 guard let id else { return nil }
@@ -97,18 +113,36 @@ public struct CheckEvaluator {
                 guard case .sound(let name, _, let heard) = event.kind, heard else { return nil }
                 return Item(at: event.at, text: name, elementID: nil, detail: "sound \(name) at \(event.at)")
             }
+        case .earcon:
+            return timeline.events.compactMap { event in
+                guard case .earcon(let name, _) = event.kind else { return nil }
+                return Item(at: event.at, text: name, elementID: nil, detail: "earcon \(name) at \(event.at)")
+            }
+        case .didFinish:
+            return timeline.events.compactMap { event in
+                guard case .announcementDidFinish(_, let text, let wasSuccessful) = event.kind else { return nil }
+                return Item(
+                    at: event.at, text: text, elementID: nil,
+                    detail: "announcementDidFinish \"\(text)\" wasSuccessful \(wasSuccessful) at \(event.at)",
+                    wasSuccessful: wasSuccessful)
+            }
+        case .announcement, .speech, .focusRead, .hint, .pollRead, .stalePollRead, .echo, .cut:
+            return []
         }
     }
 
-    func heardItem(_ record: UtteranceRecord) -> Item {
-        Item(
-            at: record.start ?? record.utterance.requestedAt, text: record.utterance.text,
-            elementID: record.utterance.elementID, detail: describe(record))
+    /// True when an utterance is the speech a selector names.
+    func selects(_ selector: ScenarioSpeechSelector, _ record: UtteranceRecord) -> Bool {
+        isKind(record, of: selector.subject)
+            && (selector.element == nil || record.utterance.elementID == selector.element)
+            && (selector.matching.map { matches(record.utterance.text, .matching($0)) } ?? true)
     }
 
     func evaluateCount(_ count: ScenarioCount) -> (Bool, [String]) {
         let windows = count.window.map(intervals) ?? [Instant.zero...timeline.end]
-        var selected = items(count.subject).filter { item in windows.contains { $0.contains(item.at) } }
+        var selected = items(count.subject, fate: count.fate).filter { item in
+            windows.contains { $0.contains(item.at) }
+        }
         if let target = count.target {
             selected = selected.filter { item in
                 guard let id = item.elementID, let screen = timeline.screen(at: item.at) else { return false }
@@ -121,11 +155,53 @@ public struct CheckEvaluator {
         }
         if let pattern = count.matching { selected = selected.filter { matches($0.text, .matching(pattern)) } }
         if let pattern = count.unlessMatching { selected = selected.filter { !matches($0.text, .matching(pattern)) } }
-        let passed = count.quantifier.accepts(selected.count)
-        var evidence = ["found \(selected.count) in \(describe(windows))"]
-        evidence += selected.prefix(12).map(\.detail)
-        if selected.count > 12 { evidence.append("… and \(selected.count - 12) more") }
+        if let cutter = count.cutBy {
+            selected = selected.filter { item in
+                guard let id = item.record?.interruption?.utterance, let by = timeline.record(id) else { return false }
+                return selects(cutter, by)
+            }
+        }
+        if let reason = count.dropReason { selected = selected.filter { $0.record?.dropReason == reason } }
+        if let wanted = count.wasSuccessful {
+            selected = selected.filter { $0.wasSuccessful == wanted }
+        }
+        // Speech is counted by its fate; what the fate leaves out is listed, so "found 0" is never a puzzle.
+        let counted = selected.filter { item in item.record.map(count.fate.includes) ?? true }
+        let left = selected.filter { item in item.record.map { !count.fate.includes($0) } ?? false }
+        let passed = count.quantifier.accepts(counted.count)
+        let what = count.subject.isSpeech ? " \(count.fate.rawValue)" : ""
+        var evidence = ["found \(counted.count)\(what) in \(describe(windows))"]
+        evidence += counted.prefix(12).map(\.detail)
+        if counted.count > 12 {
+            evidence.append("… and \(counted.count - 12) more" + fateSummary(counted.dropFirst(12)))
+        }
+        if [.heard, .heardInFull].contains(count.fate) {
+            evidence += left.prefix(6).map { "not counted (not \(count.fate.rawValue)): \($0.detail)" }
+            if left.count > 6 { evidence.append("… and \(left.count - 6) more not counted") }
+        }
         return (passed, evidence)
+    }
+
+    /// `: 30 cut, 4 heard in full` — the fates of speech items the evidence does not list one by one.
+    func fateSummary(_ items: ArraySlice<Item>) -> String {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for item in items {
+            guard let record = item.record else { continue }
+            let fate: String
+            switch record.fate {
+            case .pending: fate = "not resolved"
+            case .heardInFull: fate = "heard in full"
+            case .cut: fate = "cut"
+            case .cutBeforeFirstWord: fate = "cut before a word (nothing heard)"
+            case .dropped: fate = "dropped (nothing heard)"
+            case .withoutWords: fate = "without words (nothing heard)"
+            }
+            if counts[fate] == nil { order.append(fate) }
+            counts[fate, default: 0] += 1
+        }
+        guard !order.isEmpty else { return "" }
+        return ": " + order.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
     }
 
     // MARK: Other assertions
@@ -174,7 +250,7 @@ public struct CheckEvaluator {
             // From the window's very start, no silence between reads of a matching text may be longer than the
             // interval; a read cut short still sounded until its cut.
             let heard = timeline.heardUtterances.filter { record in
-                guard let start = record.start, record.heardFrames > 0 else { return false }
+                guard let start = record.start, record.heardAnything else { return false }
                 return range.contains(start) && matches(record.utterance.text, match)
             }
             var quietFrom = range.lowerBound
@@ -203,7 +279,7 @@ public struct CheckEvaluator {
     }
 
     func focusStays(_ element: String?, _ load: String) -> (Bool, [String]) {
-        guard let finished = notes("load \(load) finished").first else {
+        guard let finished = loads(load, .finished).first else {
             return (false, ["load \(load) never finished"])
         }
         let before = focusEvents.last { $0.at < finished }

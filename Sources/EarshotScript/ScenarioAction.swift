@@ -93,7 +93,8 @@ public struct ScenarioUserAction: Sendable {
 public enum ScenarioUserActionKind: Sendable {
     /// `focus ID`: touch the element (VoiceOver focus lands there and reads it, V4).
     case focus(element: String)
-    /// `swipe next|previous [N times] [every 300ms]`: N swipes, the first at the line's time.
+    /// `swipe next|previous|up|down [N times] [every 300ms]`: N swipes, the first at the line's time; up and
+    /// down adjust the focused slider, picker or stepper.
     case swipe(ScenarioSwipeDirection, times: Int, interval: TimeSpan)
     /// `activate [ID]`: double-tap the element (the focused one when no id is given).
     case activate(element: String?)
@@ -101,11 +102,20 @@ public enum ScenarioUserActionKind: Sendable {
     case type(String, interval: TimeSpan)
     /// `scan`: start Switch Control auto-scan from the first element.
     case scan
+    /// `submit`: press Return in the focused element.
+    case submit
 }
 
 /// A swipe's direction.
 public enum ScenarioSwipeDirection: String, Hashable, Sendable, CaseIterable {
-    case next, previous
+    /// Right: the next element.
+    case next
+    /// Left: the previous element.
+    case previous
+    /// Up: increments the focused adjustable element (slider, picker, stepper).
+    case up
+    /// Down: decrements it.
+    case down
 }
 
 /// What the app does in response to the user.
@@ -118,7 +128,8 @@ public struct ScenarioReaction: Sendable {
     public var location: SourceLocation
 }
 
-/// `on type in ID:`, `on activate ID:`, `on focus ID:`.
+/// `on type in ID:`, `on activate ID:`, `on focus ID:`, `on submit ID:`, `on change ID:`, `on increment ID:`,
+/// `on decrement ID:`.
 public enum ScenarioTrigger: Hashable, Sendable {
     /// Each character typed into the element (the element's value already includes it).
     case typeIn(element: String)
@@ -126,6 +137,15 @@ public enum ScenarioTrigger: Hashable, Sendable {
     case activate(element: String)
     /// VoiceOver focus lands on the element.
     case focus(element: String)
+    /// Return is pressed in the element (`.onSubmit`).
+    case submit(element: String)
+    /// The element's value changes: typing, an adjust, or the app's own `set` (`.onChange(of:)`); not
+    /// the changes this reaction itself makes.
+    case change(element: String)
+    /// The user swipes up on the adjustable element (`accessibilityIncrement`).
+    case increment(element: String)
+    /// The user swipes down on it (`accessibilityDecrement`).
+    case decrement(element: String)
 }
 
 /// One line of the timeline.

@@ -23,7 +23,9 @@ public struct ScenarioAssertion: Sendable {
 /// The assertion forms. Most lines are a *count* of timeline items in a window; the rest ask about the
 /// tree or focus.
 public enum ScenarioAssertionKind: Sendable {
-    /// `QUANTIFIER SUBJECT [on …] [matching "re"] [unless matching "re"] [WINDOW]`, e.g.
+    /// `QUANTIFIER [FATE] SUBJECT [on …] [matching "re"] [unless matching "re"] [clauses] [WINDOW]`: speech
+    /// is counted by its fate (`heard` unless the line says `posted`, `heard in full`, `cut`, `dropped` or
+    /// `lost`), e.g.
     /// `no announcement while typing`, `exactly 1 announcement matching "\d+ results" within 1s after
     /// typing stops`, `no scan stop on placeholders while orders loads`. `silent WINDOW` is
     /// `no speech WINDOW`; `captions appear WINDOW` is `at least 1 caption WINDOW`;
@@ -54,6 +56,48 @@ public enum ScenarioAssertionKind: Sendable {
     /// `screens A B C sound different`: the full reading of each screen (every reachable element's
     /// phrase in order) differs from every other's.
     case screensSoundDifferent([String])
+    /// `focus is on ID at 2s` / `focus is on nothing at 2s`: where VoiceOver focus is at that instant, after
+    /// everything that happened then.
+    case focusAt(element: String?, at: Instant)
+    /// `B starts [within SPAN | at least SPAN] after A ends`: the first heard utterance matching A ends
+    /// before every heard B that starts after A started (a B that cut A fails), and there is at least
+    /// one; `within`/`at least` bound the gap from A's end to the first such B's start.
+    case startsAfter(ScenarioSpeechSelector, ScenarioSpeechSelector, gap: ScenarioBound?)
+    /// `SELECTOR waits at most SPAN` / `waits at least SPAN`: every posted utterance matching it started,
+    /// and the time from its request to its start is within the bound.
+    case waits(ScenarioSpeechSelector, ScenarioBound)
+}
+
+/// Speech named in an ordering or waiting assertion: `[SUBJECT] [on ID] [matching "re"]`.
+public struct ScenarioSpeechSelector: Hashable, Sendable {
+    /// Which kind of speech (`announcement`, `focus read`, `hint`, `echo`, `poll read`, `speech` …).
+    public var subject: ScenarioSubject
+    /// `on ID`: only speech about that element.
+    public var element: String?
+    /// `matching "re"`: only speech whose text matches.
+    public var matching: String?
+}
+
+/// `at most SPAN` / `within SPAN`, or `at least SPAN`.
+public enum ScenarioBound: Hashable, Sendable {
+    case atMost(TimeSpan)
+    case atLeast(TimeSpan)
+
+    /// Whether a span satisfies the bound.
+    public func accepts(_ span: TimeSpan) -> Bool {
+        switch self {
+        case .atMost(let limit): span <= limit
+        case .atLeast(let limit): span >= limit
+        }
+    }
+
+    /// "at most 500ms".
+    public var description: String {
+        switch self {
+        case .atMost(let limit): "at most \(limit)"
+        case .atLeast(let limit): "at least \(limit)"
+        }
+    }
 }
 
 /// A count assertion's parts.
@@ -62,14 +106,65 @@ public struct ScenarioCount: Sendable {
     public var quantifier: ScenarioQuantifier
     /// What is counted.
     public var subject: ScenarioSubject
+    /// Which fate counts, for speech subjects: `heard` unless the line says otherwise.
+    public var fate: ScenarioFate = .heard
     /// `on placeholders`, `on hidden elements`, `on ID`: only items about those elements.
     public var target: ScenarioTargetFilter?
     /// `matching "re"`: only items whose text matches (a regular expression, searched anywhere).
     public var matching: String?
     /// `unless matching "re"`: items whose text matches are not counted.
     public var unlessMatching: String?
+    /// `by SUBJECT [matching "re"]`: only cuts made by that speech.
+    public var cutBy: ScenarioSpeechSelector?
+    /// `because REASON`: only drops for that reason.
+    public var dropReason: DropReason?
+    /// `wasSuccessful true|false`: only `announcementDidFinish` callbacks with that flag.
+    public var wasSuccessful: Bool?
     /// The time window; `nil` = the whole run.
     public var window: ScenarioWindow?
+
+    /// Creates a count.
+    public init(
+        quantifier: ScenarioQuantifier, subject: ScenarioSubject, fate: ScenarioFate = .heard,
+        target: ScenarioTargetFilter? = nil, matching: String? = nil, unlessMatching: String? = nil,
+        window: ScenarioWindow? = nil
+    ) {
+        self.quantifier = quantifier
+        self.subject = subject
+        self.fate = fate
+        self.target = target
+        self.matching = matching
+        self.unlessMatching = unlessMatching
+        self.window = window
+    }
+}
+
+/// Which utterances a speech count counts, by what the listener got of them (`UtteranceFate`).
+public enum ScenarioFate: String, Hashable, Sendable, CaseIterable {
+    /// Every request, whatever became of it.
+    case posted
+    /// Some of it was heard (the default).
+    case heard
+    /// Spoken to its end.
+    case heardInFull = "heard in full"
+    /// Interrupted after it started (whether or not a word got out).
+    case cut
+    /// Never started.
+    case dropped
+    /// Posted, and nothing of it was heard: dropped, or cut before its first word.
+    case lost
+
+    /// Whether a record has this fate.
+    public func includes(_ record: UtteranceRecord) -> Bool {
+        switch self {
+        case .posted: true
+        case .heard: record.heardAnything
+        case .heardInFull: record.heardInFull
+        case .cut: record.wasInterrupted
+        case .dropped: record.dropReason != nil
+        case .lost: record.wasLost
+        }
+    }
 }
 
 /// `no`, `exactly N`, `at least N`, `at most N`.
@@ -94,7 +189,7 @@ public enum ScenarioQuantifier: Hashable, Sendable {
 public enum ScenarioSubject: String, Hashable, Sendable, CaseIterable {
     /// App speech: announcements and the strings of screenChanged/layoutChanged/pageScrolled.
     case announcement
-    /// Any utterance that started (spoken or cut).
+    /// Any utterance.
     case speech
     /// Reads caused by a focus move (swipe, touch, screenChanged, layoutChanged to an element).
     case focusRead = "focus read"
@@ -106,7 +201,7 @@ public enum ScenarioSubject: String, Hashable, Sendable, CaseIterable {
     case stalePollRead = "stale poll read"
     /// Typing echoes.
     case echo
-    /// Utterances that were interrupted.
+    /// Utterances that were interrupted (`cut speech`).
     case cut
     /// Switch Control scan highlights.
     case scanStop = "scan stop"
@@ -116,6 +211,18 @@ public enum ScenarioSubject: String, Hashable, Sendable, CaseIterable {
     case caption
     /// App sounds heard.
     case sound
+    /// VoiceOver's earcons (the screen-change tones).
+    case earcon
+    /// `announcementDidFinish` callbacks the app received.
+    case didFinish = "announcementDidFinish"
+
+    /// True for subjects that count utterances, which a fate (`posted`, `dropped` …) can qualify.
+    public var isSpeech: Bool {
+        switch self {
+        case .announcement, .speech, .focusRead, .hint, .pollRead, .stalePollRead, .echo, .cut: true
+        case .scanStop, .swipeStop, .caption, .sound, .earcon, .didFinish: false
+        }
+    }
 }
 
 /// Which elements a count is restricted to.

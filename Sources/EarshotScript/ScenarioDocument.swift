@@ -41,9 +41,10 @@ public struct ScenarioDocument: Sendable {
 public struct ScenarioHeader: Sendable {
     /// `title "…"`: one line describing the scenario.
     public var title: String
-    /// `pattern NAME`: the card's file name without extension, e.g. `announcement-spam`.
-    public var pattern: String
-    /// `variant before|after`.
+    /// `pattern NAME`: the card's file name without extension, e.g. `announcement-spam` (or the script's own
+    /// name after `pattern custom`); `nil` for a scenario that tests a rule rather than a card.
+    public var pattern: String?
+    /// `variant before|after`; `.standalone` when the script has no pattern and no variant.
     public var variant: ScenarioVariant
     /// `says-different "…"`: what should sound different between before and after, if given.
     public var saysDifferent: String?
@@ -55,12 +56,19 @@ public struct ScenarioHeader: Sendable {
     public var location: SourceLocation
 }
 
+extension ScenarioHeader {
+    /// The names of the pattern cards (`pattern NAME`): the cards the findings point at.
+    public static var knownPatterns: [String] { Array(Set(FindingRules.all.map(\.card))).sorted() }
+}
+
 /// Whether a script shows the bug or the fix.
 public enum ScenarioVariant: String, Hashable, Sendable, CaseIterable {
     /// The card's Before code: its checks must fail.
     case before
     /// The card's Fix: its checks must pass.
     case after
+    /// No `pattern`/`variant` lines: a scenario testing a rule; its checks must pass.
+    case standalone
 }
 
 /// The user profile a scenario simulates (the Check blocks' `Profile:` line).

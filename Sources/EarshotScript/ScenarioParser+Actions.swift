@@ -94,7 +94,8 @@ extension ParserState {
             reference(.element, id, line: line)
             kind = .focus(element: id.text)
         case "swipe":
-            let direction = try cursor.keyword(["next", "previous"], what: "swipe direction")
+            let direction = try cursor.keyword(
+                ScenarioSwipeDirection.allCases.map(\.rawValue), what: "swipe direction")
             var times = 1
             var interval = TimeSpan.milliseconds(300)
             if let next = cursor.peekWord(), Int(next) != nil {
@@ -119,6 +120,8 @@ extension ParserState {
             var interval = TimeSpan.milliseconds(150)
             if cursor.accept("every") { interval = try cursor.span("the time between keys") }
             kind = .type(text.text, interval: interval)
+        case "submit":
+            kind = .submit
         default:
             kind = .scan
         }

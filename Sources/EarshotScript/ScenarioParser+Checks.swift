@@ -5,6 +5,7 @@ import Foundation
 extension ParserState {
     static let assertionStarts = [
         "no", "exactly", "at", "silent", "captions", "scan", "swipe", "element", "heard", "focus", "text", "screens",
+        "announcement", "speech", "hint", "poll", "stale", "echo",
     ]
 
     mutating func parseCheck(_ line: ScriptLine) throws(ParseFailure) {
@@ -102,12 +103,17 @@ extension ParserState {
             let interval = try cursor.span("the longest allowed gap")
             return .heardEvery(phrase, interval: interval, window: try window(&cursor, line: line))
         }
+        if cursor.accept(["focus", "is", "on"]) { return try focusAt(&cursor, line: line) }
+        if let (subject, _) = Self.subject(in: cursor), subject.isSpeech, subject != .cut {
+            return try selectorAssertion(&cursor, line: line)
+        }
         if cursor.accept("focus") {
             var element: String?
             if cursor.accept(["stays", "on"]) {
                 element = try elementID(&cursor, line: line)
             } else if !cursor.accept(["does", "not", "jump"]) {
-                throw cursor.failure(at: cursor.current, "expected 'stays on ID' or 'does not jump'")
+                throw cursor.failure(
+                    at: cursor.current, "expected 'stays on ID', 'does not jump' or 'is on ID at TIME'")
             }
             guard cursor.accept("when") else { throw cursor.failure(at: cursor.current, "expected 'when LOAD loads'") }
             let load = try cursor.word("a load's name")
@@ -146,50 +152,7 @@ extension ParserState {
         return nil
     }
 
-    private mutating func countRest(_ cursor: inout TokenCursor, line: ScriptLine, quantifier: ScenarioQuantifier)
-        throws(ParseFailure) -> ScenarioCount
-    {
-        let subject = try subject(&cursor)
-        var count = ScenarioCount(quantifier: quantifier, subject: subject)
-        count.target = try targetFilter(&cursor, line: line)
-        if cursor.accept("matching") { count.matching = try regex(&cursor) }
-        if cursor.accept(["unless", "matching"]) { count.unlessMatching = try regex(&cursor) }
-        count.window = try window(&cursor, line: line)
-        if count.unlessMatching == nil, cursor.accept(["unless", "matching"]) {
-            count.unlessMatching = try regex(&cursor)
-        }
-        return count
-    }
-
-    private func subject(_ cursor: inout TokenCursor) throws(ParseFailure) -> ScenarioSubject {
-        let subjects = ScenarioSubject.allCases.sorted { $0.rawValue.count > $1.rawValue.count }
-        for subject in subjects {
-            let words = subject.rawValue.split(separator: " ").map(String.init)
-            var matched = true
-            for (offset, word) in words.enumerated() {
-                guard let found = cursor.peekWord(offset) else {
-                    matched = false
-                    break
-                }
-                let isLast = offset == words.count - 1
-                if !(found == word || (isLast && (found == word + "s" || found == word + "es"))) {
-                    matched = false
-                    break
-                }
-            }
-            if matched {
-                for _ in words { cursor.advance() }
-                return subject
-            }
-        }
-        let names = ScenarioSubject.allCases.map(\.rawValue)
-        throw cursor.failure(
-            at: cursor.current, "expected what to count, found \(cursor.foundDescription)",
-            hint: Suggestion.hint(for: cursor.peekWord() ?? "", among: names)
-                ?? "count one of: \(names.joined(separator: ", "))")
-    }
-
-    private mutating func targetFilter(_ cursor: inout TokenCursor, line: ScriptLine) throws(ParseFailure)
+    mutating func targetFilter(_ cursor: inout TokenCursor, line: ScriptLine) throws(ParseFailure)
         -> ScenarioTargetFilter?
     {
         guard cursor.accept("on") else { return nil }
@@ -203,7 +166,7 @@ extension ParserState {
         return .exactly(try cursor.string("the text (or 'matching' and a regular expression)").text)
     }
 
-    private func regex(_ cursor: inout TokenCursor) throws(ParseFailure) -> String {
+    func regex(_ cursor: inout TokenCursor) throws(ParseFailure) -> String {
         let token = try cursor.string("a regular expression")
         do {
             _ = try NSRegularExpression(pattern: token.text)
@@ -215,7 +178,7 @@ extension ParserState {
         return token.text
     }
 
-    private mutating func elementID(_ cursor: inout TokenCursor, line: ScriptLine) throws(ParseFailure) -> String {
+    mutating func elementID(_ cursor: inout TokenCursor, line: ScriptLine) throws(ParseFailure) -> String {
         let token = try cursor.word("an element id")
         reference(.element, token, line: line)
         return token.text

@@ -138,11 +138,12 @@ extension ParserState {
             throw cursor.failure(at: name, "duplicate data table '\(name.text)'")
         }
         var keyElement: String?
-        if let key = cursor.current, key.kind == .word {
+        if let key = cursor.current, key.kind == .word, key.text != "default" {
             cursor.advance()
             reference(.element, key, line: line)
             keyElement = key.text
         }
+        let defaultValue = cursor.accept("default") ? try cursor.string("the text for a missing key").text : nil
         if cursor.current?.kind == .colon { cursor.advance() }
         var entries = try parsePairs(&cursor)
         for child in line.children {
@@ -158,7 +159,7 @@ extension ParserState {
         dataTables.append(
             ScenarioDataTable(
                 name: name.text, keyElement: keyElement, entries: entries,
-                location: location(line, line.tokens.first)))
+                location: location(line, line.tokens.first), defaultValue: defaultValue))
     }
 
     private func parsePairs(_ cursor: inout TokenCursor) throws(ParseFailure) -> [ScenarioDataEntry] {

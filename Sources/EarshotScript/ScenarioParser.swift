@@ -28,7 +28,7 @@ let headerKeywords = [
     "trait-hints", "typing-feedback",
     "poll", "hint-delay", "focus-read-preempts-announcements", "scan-step", "duration",
 ]
-let userActionKeywords = ["focus", "swipe", "activate", "type", "scan"]
+let userActionKeywords = ["focus", "swipe", "activate", "type", "scan", "submit"]
 let appActionKeywords = [
     "announce", "set", "debounce", "after", "screenChanged", "layoutChanged", "pageScrolled", "play", "show", "load",
 ]
@@ -100,12 +100,12 @@ struct ParserState {
             diagnostics.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
             throw ScriptDiagnostics(diagnostics)
         }
-        guard let title, let pattern, let variant, let titleLocation else {
+        guard let title, let titleLocation else {
             throw ScriptDiagnostics(diagnostics)
         }
         if let duration = settings.duration { endTime = max(endTime, Instant.zero + duration) }
         let header = ScenarioHeader(
-            title: title, pattern: pattern, variant: variant, saysDifferent: saysDifferent,
+            title: title, pattern: pattern, variant: variant ?? .standalone, saysDifferent: saysDifferent,
             profile: profile, settings: settings, location: titleLocation)
         let sorted = timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
@@ -225,9 +225,10 @@ struct ParserState {
         case "title":
             title = try cursor.string("the title").text
             titleLocation = location(line, keywordToken)
-        case "pattern": pattern = try cursor.word("the pattern's name (the card's file name)").text
+        case "pattern": pattern = try patternName(&cursor)
         case "variant":
-            let token = try cursor.keyword(ScenarioVariant.allCases.map(\.rawValue), what: "variant")
+            let token = try cursor.keyword(
+                [ScenarioVariant.before.rawValue, ScenarioVariant.after.rawValue], what: "variant")
             variant = ScenarioVariant(rawValue: token.text)
         case "says-different": saysDifferent = try cursor.string("what should sound different").text
         case "profile":
@@ -257,8 +258,9 @@ struct ParserState {
     private mutating func checkHeader() {
         let missing: [(String, Bool, String)] = [
             ("title", title != nil, "title \"Search announces every keystroke\""),
-            ("pattern", pattern != nil, "pattern announcement-spam"),
-            ("variant", seenHeader.contains("variant"), "variant before"),
+            // A card's script names both; a scenario testing a rule names neither.
+            ("pattern", seenHeader.contains("pattern") || !seenHeader.contains("variant"), "pattern announcement-spam"),
+            ("variant", seenHeader.contains("variant") || !seenHeader.contains("pattern"), "variant before"),
         ]
         for (field, present, example) in missing where !present {
             report(
@@ -272,7 +274,8 @@ struct ParserState {
 
     private mutating func parseReaction(_ line: ScriptLine) throws(ParseFailure) {
         var cursor = TokenCursor(line, skipping: 1)
-        let kind = try cursor.keyword(["type", "activate", "focus"], what: "trigger")
+        let kind = try cursor.keyword(
+            ["type", "activate", "focus", "submit", "change", "increment", "decrement"], what: "trigger")
         if kind.text == "type" {
             guard cursor.accept("in") else { throw cursor.failure(at: cursor.current, "expected 'in' after 'on type'") }
         }
@@ -284,6 +287,10 @@ struct ParserState {
             switch kind.text {
             case "type": .typeIn(element: idToken.text)
             case "activate": .activate(element: idToken.text)
+            case "submit": .submit(element: idToken.text)
+            case "change": .change(element: idToken.text)
+            case "increment": .increment(element: idToken.text)
+            case "decrement": .decrement(element: idToken.text)
             default: .focus(element: idToken.text)
             }
         let actions = parseAppActionBlock(line.children)

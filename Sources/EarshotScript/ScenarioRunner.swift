@@ -141,6 +141,10 @@ struct Lowering {
         case .typeIn(let id): trigger = .typed(in: id)
         case .activate(let id): trigger = .activated(id)
         case .focus(let id): trigger = .focused(id)
+        case .submit(let id): trigger = .submitted(id)
+        case .change(let id): trigger = .changed(id)
+        case .increment(let id): trigger = .adjusted(id, .up)
+        case .decrement(let id): trigger = .adjusted(id, .down)
         }
         return AppReaction(trigger: trigger, actions: reaction.actions.map(action))
     }
@@ -149,12 +153,12 @@ struct Lowering {
         switch action.kind {
         case .announce(let text, let priority, let queued):
             let level: Priority = priority == .high ? .high : priority == .low ? .low : .default
-            return .announce(template(text), priority: level, queued: queued)
+            return .announce(template(text, at: action.location), priority: level, queued: queued)
         case .set(let id, let property):
             switch property {
-            case .value(let text): return .setValue(id, template(text))
-            case .label(let text): return .setLabel(id, template(text))
-            case .hint(let text): return .setHint(id, template(text))
+            case .value(let text): return .setValue(id, template(text, at: action.location))
+            case .label(let text): return .setLabel(id, template(text, at: action.location))
+            case .hint(let text): return .setHint(id, template(text, at: action.location))
             case .hidden(let hidden): return .setHidden(id, hidden)
             case .switchOn(let on): return .setSwitch(id, on ? .on : .off)
             }
@@ -162,20 +166,20 @@ struct Lowering {
             return .debounce(key: action.location.description, delay: delay, actions: actions.map(self.action))
         case .after(let delay, let actions):
             return .after(delay, actions.map(self.action))
-        case .screenChanged(let argument): return .screenChanged(target(argument))
-        case .layoutChanged(let argument): return .layoutChanged(target(argument))
-        case .pageScrolled(let text): return .pageScrolled(template(text))
+        case .screenChanged(let argument): return .screenChanged(target(argument, at: action.location))
+        case .layoutChanged(let argument): return .layoutChanged(target(argument, at: action.location))
+        case .pageScrolled(let text): return .pageScrolled(template(text, at: action.location))
         case .playSound(let name, let duration): return .playSound(name, duration: duration ?? .milliseconds(500))
         case .playMedia(let name): return .playMedia(media(name))
-        case .showText(let text, _): return .showText(template(text))
+        case .showText(let text, _): return .showText(template(text, at: action.location))
         case .showScreen(let name): return .showScreen(name)
         case .load(let load):
             let delay = load.delay(on: network)
             return .after(
                 .zero,
                 [
-                    .note("load \(load.name) started"),
-                    .after(delay, [.note("load \(load.name) finished")] + load.actions.map(self.action)),
+                    .load(load.name, .started),
+                    .after(delay, [.load(load.name, .finished)] + load.actions.map(self.action)),
                 ])
         }
     }
@@ -193,16 +197,17 @@ struct Lowering {
             captions: captions)
     }
 
-    func target(_ argument: ScenarioNotificationArgument) -> NotificationTarget {
+    func target(_ argument: ScenarioNotificationArgument, at location: SourceLocation) -> NotificationTarget {
         switch argument {
         case .none: return .none
         case .element(let id): return .element(id)
-        case .text(let text): return .text(template(text))
+        case .text(let text): return .text(template(text, at: location))
         }
     }
 
-    func template(_ template: ScenarioTemplate) -> TextTemplate {
-        TextTemplate(
+    /// The engine's template, remembering the line it was written on for lookup errors.
+    func template(_ template: ScenarioTemplate, at location: SourceLocation) -> TextTemplate {
+        var lowered = TextTemplate(
             parts: template.parts.map { part -> TextTemplate.Part in
                 switch part {
                 case .literal(let text): return .literal(text)
@@ -214,6 +219,13 @@ struct Lowering {
                 case .count: return .iteration
                 }
             })
+        lowered.origin = location.description
+        for part in template.parts {
+            guard case .lookup(let table, _) = part, let fallback = document.dataTable(named: table)?.defaultValue
+            else { continue }
+            lowered.lookupDefaults[table] = fallback
+        }
+        return lowered
     }
 
     static func startsScan(_ event: ScenarioTimedEvent) -> Bool {
@@ -242,12 +254,20 @@ struct Lowering {
         case .activate(let id): simulation.schedule(.activate(id), at: time)
         case .swipe(let direction, let times, let interval):
             for index in 0..<max(1, times) {
-                simulation.schedule(direction == .next ? .swipeNext : .swipePrevious, at: time + interval * index)
+                let swipe: UserAction =
+                    switch direction {
+                    case .next: .swipeNext
+                    case .previous: .swipePrevious
+                    case .up: .adjust(.up)
+                    case .down: .adjust(.down)
+                    }
+                simulation.schedule(swipe, at: time + interval * index)
             }
         case .type(let text, let interval):
             for (index, character) in text.enumerated() {
                 simulation.schedule(.type(character), at: time + interval * index)
             }
+        case .submit: simulation.schedule(.submit, at: time)
         case .scan:
             simulation.scheduler.schedule(at: time) { [weak simulation] in simulation?.startScanning() }
         }

@@ -113,6 +113,8 @@ public struct ScenarioDataTable: Sendable {
     public var entries: [ScenarioDataEntry]
     /// The `data` line.
     public var location: SourceLocation
+    /// `default "…"`: the text for a key the table lacks; without it a lookup miss stops the run.
+    public var defaultValue: String? = nil
 
     /// The value for a key, if present.
     public func value(forKey key: String) -> String? { entries.first { $0.key == key }?.value }

@@ -112,23 +112,27 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
         cause = record.utterance.cause
         rule = record.rule
         requestedAt = Duration(record.utterance.requestedAt)
-        start = record.start.map(Duration.init)
-        end = record.stop.map(Duration.init)
-        heardText = record.heardText
         lostWords = record.cutPoint?.lostWords ?? []
+        // One switch over the outcome, not `record.start`/`stop`/`heardText`: with those inlined, Swift 6.3.1's
+        // release optimizer stops with "Found outside of lifetime use" (SIL ownership verifier). Go back to the
+        // record's properties once the toolchain no longer crashes on them.
         switch record.outcome {
         case .pending:
             outcome = .queued
-        case .speaking:
+            (start, end, heardText) = (nil, nil, "")
+        case .speaking(let began):
             outcome = .speaking
-            heardText = ""
-        case .spoken:
+            (start, end, heardText) = (Duration(began), nil, "")
+        case .spoken(let began, let ended):
             outcome = .spoken
-        case .interrupted(_, _, let interruption):
+            (start, end, heardText) = (Duration(began), Duration(ended), record.utterance.text)
+        case .interrupted(let began, let cut, let interruption):
             let cutter = interruption.utterance.flatMap { timeline.record($0) }
             outcome = .interrupted(by: cutter?.utterance.text ?? interruption.description)
+            (start, end, heardText) = (Duration(began), Duration(cut), record.cutPoint?.heardText ?? "")
         case .dropped(_, let reason, _):
             outcome = .dropped(reason: reason)
+            (start, end, heardText) = (nil, nil, "")
         }
     }
 }

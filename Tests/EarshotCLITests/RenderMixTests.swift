@@ -11,7 +11,7 @@ import Testing
 struct RenderMixTests {
     static let header = """
         title    "render test"
-        pattern  render-test
+        pattern  custom render-test
         variant  before
         profile  voiceover
 

@@ -135,7 +135,7 @@ struct ReviewPageTests {
         let page = try PageParser.parse(html)
         let document = try #require(page.all("html").first)
         #expect(document.attributes["lang"] == "en")
-        #expect(page.all("title").first?.allText.contains(before.run.document.header.pattern) == true)
+        #expect(page.all("title").first?.allText.contains(before.run.document.header.pattern ?? "-") == true)
         #expect(page.all("h1").count == 1)
         let headings = page.all("h2").map(\.allText)
         #expect(headings.contains("Listen") && headings.contains("Timeline"))

@@ -196,6 +196,10 @@ import Testing
         ("text visible matching \"80 °C\" before 10s", "textVisible"),
         ("screens S T sound different", "screens"),
         ("focus does not jump when orders loads", "focus"),
+        ("focus is on back at 2s", "focusAt"),
+        ("hint on back starts within 1s after focus read on back ends", "startsAfter"),
+        ("announcement matching \"Saved\" waits at most 1s", "waits"),
+        ("exactly 1 posted announcement matching \"Saved\" after 1s", "count"),
     ])
     func checkVocabularyParses(_ line: String, _ form: String) throws {
         let document = try Self.parse(
@@ -221,6 +225,9 @@ import Testing
             case .textVisible: "textVisible"
             case .screensSoundDifferent: "screens"
             case .focusStays: "focus"
+            case .focusAt: "focusAt"
+            case .startsAfter: "startsAfter"
+            case .waits: "waits"
             }
         #expect(parsed == form)
     }
