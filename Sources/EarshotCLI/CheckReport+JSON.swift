@@ -28,14 +28,20 @@ extension CheckReport {
         ])
     }
 
+    /// The repository page about a script's pattern card; `nil` for a standalone or custom pattern.
+    static func patternPage(_ pattern: String?) -> String? {
+        guard let pattern, ScenarioHeader.knownPatterns.contains(pattern) else { return nil }
+        return FindingRules.page(forPattern: pattern)
+    }
+
     static func json(_ script: Script) -> JSONValue {
         let report = script.report
         let document = report.run.document
         return .object([
             ("path", .string(document.path)),
             ("title", .string(document.header.title)),
-            ("pattern", .string(document.header.pattern)),
-            ("patternPage", .string(FindingRules.page(forPattern: document.header.pattern))),
+            ("pattern", document.header.pattern.map(JSONValue.string) ?? .null),
+            ("patternPage", patternPage(document.header.pattern).map(JSONValue.string) ?? .null),
             ("variant", .string(document.header.variant.rawValue)),
             ("profile", .string(report.run.profile.name)),
             ("voice", .string(report.run.voice.name)),
