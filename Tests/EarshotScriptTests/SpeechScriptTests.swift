@@ -6,7 +6,7 @@ import Testing
 /// The script, voice-file and pronunciation-file syntax of screen-reader speech: control kinds and attributes,
 /// verbosity, text settings, pronunciations; each with the error a mistake gets.
 @Suite struct SpeechScriptTests {
-    static let header = "title \"T\"\npattern p\nvariant before\n"
+    static let header = "title \"T\"\npattern custom p\nvariant before\n"
 
     static func diagnostics(_ source: String) -> [ScriptDiagnostic] {
         do {
