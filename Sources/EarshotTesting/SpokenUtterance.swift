@@ -95,31 +95,38 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     static func format(_ duration: Duration) -> String { TimeSpan(duration).formatted }
 
     /// Builds the value from a timeline record; `timeline` resolves who cut it.
+    ///
+    /// Works around a Swift 6.3.1 optimizer crash: release builds of the straightforward form (reading
+    /// `record.start`, `record.stop` and `record.heardText`, which switch over the record's outcome
+    /// when inlined from EarshotCore, next to a `switch record.outcome`) abort in CopyPropagation with
+    /// "Found outside of lifetime use" on a borrow of `record`. So the record's parts are copied out
+    /// first and one local `switch` over the copied outcome derives everything. The workaround can go
+    /// once a later toolchain builds the inline form with `swift build -c release`.
     init(_ record: UtteranceRecord, in timeline: Timeline) {
-        id = record.utterance.id
-        text = record.utterance.text
-        kind = record.utterance.kind
-        priority = record.utterance.priority
-        cause = record.utterance.cause
+        let utterance = record.utterance
+        let recordOutcome = record.outcome
+        let cutPoint = record.cutPoint
+        id = utterance.id
+        text = utterance.text
+        kind = utterance.kind
+        priority = utterance.priority
+        cause = utterance.cause
         rule = record.rule
-        requestedAt = Duration(record.utterance.requestedAt)
-        start = record.start.map(Duration.init)
-        end = record.stop.map(Duration.init)
-        heardText = record.heardText
-        lostWords = record.cutPoint?.lostWords ?? []
-        switch record.outcome {
+        requestedAt = Duration(utterance.requestedAt)
+        lostWords = cutPoint?.lostWords ?? []
+        switch recordOutcome {
         case .pending:
-            outcome = .queued
-        case .speaking:
-            outcome = .speaking
-            heardText = ""
-        case .spoken:
-            outcome = .spoken
-        case .interrupted(_, _, let interruption):
+            (outcome, start, end, heardText) = (.queued, nil, nil, "")
+        case .speaking(let began):
+            (outcome, start, end, heardText) = (.speaking, Duration(began), nil, "")
+        case .spoken(let began, let ended):
+            (outcome, start, end, heardText) = (.spoken, Duration(began), Duration(ended), utterance.text)
+        case .interrupted(let began, let cut, let interruption):
             let cutter = interruption.utterance.flatMap { timeline.record($0) }
             outcome = .interrupted(by: cutter?.utterance.text ?? interruption.description)
+            (start, end, heardText) = (Duration(began), Duration(cut), cutPoint?.heardText ?? "")
         case .dropped(_, let reason, _):
-            outcome = .dropped(reason: reason)
+            (outcome, start, end, heardText) = (.dropped(reason: reason), nil, nil, "")
         }
     }
 }
