@@ -148,6 +148,15 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
     }
 
+    /// Hands `name` to the shim's voice selection without Earshot's name checks, on the owner thread,
+    /// and returns its status; for testing the shim's own length and path checks.
+    func setVoiceWithoutChecks(_ name: String) -> Int32 {
+        owner.perform {
+            currentVoice = nil
+            return earshot_espeak_set_voice(name)
+        }
+    }
+
     /// espeak-ng's voice list as lower-cased names. Owner thread only.
     private static func listVoiceNames() -> Set<String> {
         var buffer = [CChar](repeating: 0, count: 16_384)
