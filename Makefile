@@ -7,7 +7,7 @@ EARSHOT     = $(BUILD_DIR)/release/earshot
 APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
                sox alsa-utils fonts-noto-color-emoji chromium
 
-.PHONY: deps build release demo test check clean
+.PHONY: deps build release demo test check clean release-all consumer sanitize
 
 # Installs the Debian packages Earshot needs; does nothing when they are all present.
 deps:
@@ -27,6 +27,25 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --build-path $(BUILD_DIR) --product earshot
+
+# Every product of the package in release (the libraries too, not just the CLI).
+release-all: deps
+	$(SWIFT) build -c release --build-path $(BUILD_DIR)
+
+# A package outside Earshot (Examples/ConsumerPackage) that depends on it by path and tests a screen with
+# EarshotTesting and the real espeak-ng, built and tested in debug and in release. Its build folder lives
+# in ours and is reused, so repeated runs only rebuild what changed.
+CONSUMER_DIR = Examples/ConsumerPackage
+consumer: deps
+	$(SWIFT) test --package-path $(CONSUMER_DIR) --scratch-path $(abspath $(BUILD_DIR))/consumer
+	$(SWIFT) test -c release --package-path $(CONSUMER_DIR) --scratch-path $(abspath $(BUILD_DIR))/consumer
+
+# The suite without the real-time Live/Listen tests under AddressSanitizer, then ThreadSanitizer, each in
+# its own build folder. tools/tsan-suppressions.txt silences reports inside third-party libraries only.
+sanitize: deps
+	$(SWIFT) test --build-path $(BUILD_DIR)/asan --sanitize=address --skip 'Live|Listen'
+	TSAN_OPTIONS="suppressions=$(abspath tools/tsan-suppressions.txt) $$TSAN_OPTIONS" \
+	  $(SWIFT) test --build-path $(BUILD_DIR)/tsan --sanitize=thread --skip 'Live|Listen'
 
 # The main job: hear the announcement-spam pattern, before and after.
 demo: release
