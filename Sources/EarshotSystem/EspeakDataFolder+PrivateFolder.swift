@@ -87,6 +87,15 @@ private final class CreatedFolders: @unchecked Sendable {
     }
 }
 
+extension EspeakSynthesizer {
+    /// Removes the private espeak-ng data folders this process made, for exits that skip `atexit`
+    /// handlers (`_exit` after Ctrl-C); an ordinary exit removes them by itself. espeak-ng cannot load
+    /// voices afterwards, so call it only on the way out.
+    public static func removePrivateDataFolders() {
+        EspeakDataFolder.removeCreatedFolders()
+    }
+}
+
 extension EspeakDataFolder {
     /// Removes every private folder this process created (the exit handler).
     static func removeCreatedFolders() {

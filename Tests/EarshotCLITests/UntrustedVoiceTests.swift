@@ -103,4 +103,52 @@ import Testing
         }
         #expect(left.isEmpty, "left behind: \(left)")
     }
+
+    @Test func anInterruptedRenderRemovesThePrivateDataFolderToo() throws {
+        let binary = try #require(EarshotBinary.path)
+        let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
+        let outputs = temporary + "/out"
+        try FileManager.default.createDirectory(atPath: outputs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let script = outputs + "/long.earshot"
+        try """
+        title "long"
+        pattern updates-frequently
+        variant after
+        screen S
+          text w "00:00:00" trait updatesFrequently
+        at 0s every 1s for 600s set w label "{clock}"
+        at 0.5s focus w
+        wait 1s
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["render", script, "-o", outputs + "/x.wav"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        environment["EARSHOT_VOICES"] = voicesFolder
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func dataFolders() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter {
+                $0.hasPrefix("earshot-espeak-data-")
+            }
+        }
+        // Wait for the render to start writing (its first hidden temporary), with a generous ceiling.
+        var writing = false
+        for _ in 0..<3000 where !writing {
+            usleep(10_000)
+            writing = ((try? FileManager.default.contentsOfDirectory(atPath: outputs)) ?? []).contains {
+                $0.hasSuffix(".tmp")
+            }
+        }
+        #expect(writing, "the render never started writing")
+        #expect(dataFolders().count == 1, "the render made its private data folder")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(dataFolders().isEmpty, "left behind: \(dataFolders())")
+    }
 }
