@@ -90,6 +90,14 @@ import Testing
     }
 
     @Test(arguments: [
+        (Character("."), "'.' is not allowed"), (" ", "U+20 is not allowed"), ("\t", "U+9 is not allowed"),
+        ("\u{0}", "U+0 is not allowed"),
+    ])
+    func aRefusedCharacterIsShownQuotedOrByItsCodeWhenInvisible(character: Character, message: String) {
+        #expect(EspeakName.Problem.disallowedCharacter(character).description.hasPrefix(message))
+    }
+
+    @Test(arguments: [
         "en-us+" + String(repeating: "v", count: 33),
         String(repeating: "e", count: 25),
         "en-us+f3/../x",
