@@ -11,7 +11,7 @@ import Foundation
 ///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
-/// second call (ENGINE-NOTES).
+/// second call.
 public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// Frames per second (22050 for espeak-ng's voices).
     public let sampleRate: Int

@@ -36,7 +36,7 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     public var priority: Priority
     /// What caused it, in words (`type "j" into query`, `announce`, `swipe next`).
     public var cause: String
-    /// The VoiceOver rule that decided its fate (`V1` … `V13`, see SPEECH-MODEL.md).
+    /// The VoiceOver rule that decided its fate (`V1` … `V13`, the rows of `VoiceOverPolicy.rules`).
     public var rule: String
     /// When it was asked for.
     public var requestedAt: Duration
