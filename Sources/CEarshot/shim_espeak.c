@@ -80,7 +80,46 @@ void earshot_espeak_status_message(int32_t status, char *buffer, size_t length) 
 }
 
 int32_t earshot_espeak_set_voice(const char *name) {
+    if (name == NULL || strchr(name, '/') != NULL) return EARSHOT_ESPEAK_VOICE_NOT_FOUND;
+    const char *plus = strchr(name, '+');
+    size_t voice_length = plus != NULL ? (size_t)(plus - name) : strnlen(name, EARSHOT_VOICE_NAME_MAX + 1);
+    if (voice_length == 0 || voice_length > EARSHOT_VOICE_NAME_MAX) return EARSHOT_ESPEAK_VOICE_NOT_FOUND;
+    if (plus != NULL) {
+        size_t variant_length = strnlen(plus + 1, EARSHOT_VARIANT_NAME_MAX + 1);
+        if (variant_length == 0 || variant_length > EARSHOT_VARIANT_NAME_MAX || strchr(plus + 1, '+') != NULL)
+            return EARSHOT_ESPEAK_VOICE_NOT_FOUND;
+    }
     return (int32_t)espeak_ng_SetVoiceByName(name);
+}
+
+/// Appends `text` (of `count` bytes) and a newline at `*used`, writing only what fits in `length - 1`.
+static void append_line(char *buffer, size_t length, size_t *used, const char *text, size_t count) {
+    for (size_t index = 0; index <= count; index++, (*used)++) {
+        if (length > 0 && *used < length - 1) buffer[*used] = index < count ? text[index] : '\n';
+    }
+}
+
+size_t earshot_espeak_voice_names(char *buffer, size_t length) {
+    size_t used = 0;
+    const espeak_VOICE **voices = espeak_ListVoices(NULL);
+    for (size_t ix = 0; voices != NULL && voices[ix] != NULL; ix++) {
+        const espeak_VOICE *voice = voices[ix];
+        if (voice->name != NULL) append_line(buffer, length, &used, voice->name, strlen(voice->name));
+        if (voice->identifier != NULL) {
+            const char *last = strrchr(voice->identifier, '/');
+            last = last != NULL ? last + 1 : voice->identifier;
+            append_line(buffer, length, &used, last, strlen(last));
+        }
+        // `languages` is a list of (priority byte, NUL-terminated code), ended by a zero priority byte.
+        for (const char *entry = voice->languages; entry != NULL && entry[0] != 0;) {
+            const char *code = entry + 1;
+            size_t count = strlen(code);
+            append_line(buffer, length, &used, code, count);
+            entry = code + count + 1;
+        }
+    }
+    if (length > 0) buffer[used < length ? used : length - 1] = 0;
+    return used;
 }
 
 int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value) {

@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotSystem
 import Foundation
 
 /// Ctrl-C or SIGTERM during a command that writes files: every hidden temporary is removed before the process
@@ -15,6 +16,8 @@ enum InterruptCleanup {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 PendingTemporaries.removeAll()
+                // The private espeak-ng data folder too: _exit skips the atexit handler that removes it.
+                EspeakSynthesizer.removePrivateDataFolders()
                 // _exit, not exit: atexit work (espeak-ng's own teardown) could deadlock mid-synthesis.
                 _exit(status)
             }

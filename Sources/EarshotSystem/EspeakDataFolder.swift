@@ -2,12 +2,11 @@ import Foundation
 
 /// The espeak-ng data folder Earshot initializes with: the system data plus Earshot's custom variants.
 ///
-/// espeak-ng reads voices and variants only from its data folder (`SetVoiceByFile` lower-cases and
-/// truncates paths, ENGINE-NOTES), so to ship `Voices/variants/*` we build a private folder of symlinks
-/// to the system data and add our variant files under `voices/!v/`. The folder's name carries a hash
-/// of the system path and the variants' names and contents, so processes that agree share it and a
-/// changed variant gets a fresh folder. It is built under a temporary name and renamed into place, so
-/// concurrent processes never see half a folder.
+/// espeak-ng reads voices and variants only from its data folder (its by-file voice lookup lower-cases
+/// and truncates paths), so to ship `Voices/variants/*` we build a private folder of symlinks to the
+/// system data and add our variant files under `voices/!v/`. Each process builds its own: a fresh
+/// `mkdtemp` folder (mode 0700, checked to be ours and private before use) that is removed at exit.
+/// Nothing is ever reused by name, so a folder planted in the temporary folder is never read.
 struct EspeakDataFolder: Equatable {
     /// The folder to give espeak-ng.
     var path: String
@@ -46,12 +45,9 @@ struct EspeakDataFolder: Equatable {
         }
     }
 
-    /// A variant name espeak-ng can take after `+`: letters, digits, `-` and `_`.
+    /// A variant name espeak-ng can take after `+` (``EspeakName``: letters, digits, `-` and `_`, bounded).
     static func isVariantName(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
-            }
+        EspeakName.problem(with: name, as: .variant) == nil
     }
 
     /// The fingerprint of a set of variant files.
@@ -74,7 +70,7 @@ struct EspeakDataFolder: Equatable {
         return String(hash, radix: 16)
     }
 
-    /// Finds or builds the data folder for the custom variants in `voicesDirectory`.
+    /// Builds this process's data folder for the custom variants in `voicesDirectory`.
     ///
     /// Without custom variants this is the system data folder itself.
     static func prepare(voicesDirectory: String?) throws(EspeakError) -> EspeakDataFolder {
@@ -86,42 +82,38 @@ struct EspeakDataFolder: Equatable {
         let variants = customVariantFiles(in: voicesDirectory)
         let fingerprint = fingerprint(of: variants, systemPath: system)
         if variants.isEmpty { return EspeakDataFolder(path: system, customVariants: [], variantsFingerprint: "") }
-        let path = NSTemporaryDirectory() + "/earshot-espeak-data-\(getuid())-\(fingerprint)"
-        let folder = EspeakDataFolder(
-            path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint)
-        if FileManager.default.fileExists(atPath: path + "/voices/!v") { return folder }
+        let path = try makePrivateFolder()
         do {
-            try build(at: path, system: system, variants: variants)
+            try fill(path, system: system, variants: variants)
         } catch {
+            removeFolder(path)
             throw .dataFolderUnavailable(path: path, reason: "\(error)")
         }
-        return folder
+        return EspeakDataFolder(path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint)
     }
 
-    private static func build(at path: String, system: String, variants: [(name: String, contents: Data)]) throws {
+    /// Links the system data into the private folder `path` and writes the custom variants.
+    private static func fill(_ path: String, system: String, variants: [(name: String, contents: Data)]) throws {
         let files = FileManager.default
-        let staging = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? files.removeItem(atPath: staging) }
-        try files.createDirectory(atPath: staging + "/voices/!v", withIntermediateDirectories: true)
+        try files.createDirectory(atPath: path + "/voices/!v", withIntermediateDirectories: true)
         for entry in try files.contentsOfDirectory(atPath: system) where entry != "voices" {
-            try files.createSymbolicLink(atPath: staging + "/" + entry, withDestinationPath: system + "/" + entry)
+            try files.createSymbolicLink(atPath: path + "/" + entry, withDestinationPath: system + "/" + entry)
         }
         for entry in try files.contentsOfDirectory(atPath: system + "/voices") where entry != "!v" {
             try files.createSymbolicLink(
-                atPath: staging + "/voices/" + entry, withDestinationPath: system + "/voices/" + entry)
+                atPath: path + "/voices/" + entry, withDestinationPath: system + "/voices/" + entry)
         }
-        for entry in try files.contentsOfDirectory(atPath: system + "/voices/!v") {
+        for entry in try files.contentsOfDirectory(atPath: system + "/voices/!v") where !isCustom(entry, variants) {
             try files.createSymbolicLink(
-                atPath: staging + "/voices/!v/" + entry, withDestinationPath: system + "/voices/!v/" + entry)
+                atPath: path + "/voices/!v/" + entry, withDestinationPath: system + "/voices/!v/" + entry)
         }
         for variant in variants {
-            let target = staging + "/voices/!v/" + variant.name
-            try? files.removeItem(atPath: target)
-            try variant.contents.write(to: URL(fileURLWithPath: target))
+            try variant.contents.write(to: URL(fileURLWithPath: path + "/voices/!v/" + variant.name))
         }
-        if rename(staging, path) != 0 && !files.fileExists(atPath: path + "/voices/!v") {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+    }
+
+    private static func isCustom(_ entry: String, _ variants: [(name: String, contents: Data)]) -> Bool {
+        variants.contains { $0.name == entry }
     }
 
     /// Names of every variant available in this data folder (system and custom), sorted.

@@ -12,6 +12,8 @@ public enum EspeakError: Error, Equatable, CustomStringConvertible {
     case alreadyInitialized(requested: String, current: String)
     /// No espeak-ng voice has this name.
     case unknownVoice(voice: String, profile: String)
+    /// A voice or variant name that is never given to espeak-ng (see ``EspeakName``).
+    case invalidName(name: String, kind: EspeakName.Kind, profile: String, problem: EspeakName.Problem)
     /// No espeak-ng variant has this name (espeak-ng itself would silently ignore it).
     case unknownVariant(variant: String, profile: String, known: [String])
     /// A profile value is outside the range espeak-ng handles exactly.
@@ -32,6 +34,9 @@ public enum EspeakError: Error, Equatable, CustomStringConvertible {
         case .unknownVoice(let voice, let profile):
             return "voice profile '\(profile)': espeak-ng has no voice '\(voice)' "
                 + "(`espeak-ng --voices` lists them, e.g. en-us, en-gb)"
+        case .invalidName(let name, let kind, let profile, let problem):
+            let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
+            return "voice profile '\(profile)': invalid espeak-ng \(kind.rawValue) name '\(shown)': \(problem)"
         case .unknownVariant(let variant, let profile, let known):
             let sample = known.prefix(12).joined(separator: ", ")
             return "voice profile '\(profile)': espeak-ng has no variant '\(variant)'. "

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
-/// second call (ENGINE-NOTES).
+/// second call.
 public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// Frames per second (22050 for espeak-ng's voices).
     public let sampleRate: Int
@@ -24,6 +24,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     private let dataFolder: EspeakDataFolder
     /// The voice name last given to espeak-ng (owner thread only).
     private var currentVoice: String?
+    /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
+    private let knownVoiceNames: Set<String>
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var instance: EspeakSynthesizer?
@@ -67,6 +69,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
                 dataPath: path, code: Int(result.status), message: Self.message(for: result.status))
         }
         sampleRate = Int(result.rate)
+        knownVoiceNames = owner.perform { Self.listVoiceNames() }
         earshot_alsa_silence_errors()
     }
 
@@ -96,6 +99,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         onChunk: (ArraySlice<Int16>, [SpeechEvent]) -> Bool
     ) throws(EspeakError) -> Bool {
         try checkRanges(voice)
+        try checkNames(voice)
         let scalarCount = text.unicodeScalars.count
         // A NUL would end the C string early; a space keeps every later offset where it was.
         let literal = text.contains("\0") ? text.replacingOccurrences(of: "\0", with: " ") : text
@@ -122,10 +126,47 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// espeak-ng silently ignores an unknown variant, so it is looked up in the data folder here.
     public func validate(_ profile: VoiceProfile) throws(EspeakError) {
         try checkRanges(profile)
-        if let variant = profile.variant, !dataFolder.hasVariant(variant) {
+        try checkNames(profile)
+        try owner.perform { () throws(EspeakError) in try apply(profile) }
+    }
+
+    /// Checks the profile's voice and variant names before espeak-ng sees them (``EspeakName``): the
+    /// voice must be in espeak-ng's voice list and the variant in the data folder's variants.
+    private func checkNames(_ profile: VoiceProfile) throws(EspeakError) {
+        if let problem = EspeakName.problem(with: profile.espeakVoice, as: .voice) {
+            throw .invalidName(name: profile.espeakVoice, kind: .voice, profile: profile.name, problem: problem)
+        }
+        guard knownVoiceNames.contains(profile.espeakVoice.lowercased()) else {
+            throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
+        }
+        guard let variant = profile.variant else { return }
+        if let problem = EspeakName.problem(with: variant, as: .variant) {
+            throw .invalidName(name: variant, kind: .variant, profile: profile.name, problem: problem)
+        }
+        if !dataFolder.hasVariant(variant) {
             throw .unknownVariant(variant: variant, profile: profile.name, known: dataFolder.knownVariants())
         }
-        try owner.perform { () throws(EspeakError) in try apply(profile) }
+    }
+
+    /// Hands `name` to the shim's voice selection without Earshot's name checks, on the owner thread,
+    /// and returns its status; for testing the shim's own length and path checks.
+    func setVoiceWithoutChecks(_ name: String) -> Int32 {
+        owner.perform {
+            currentVoice = nil
+            return earshot_espeak_set_voice(name)
+        }
+    }
+
+    /// espeak-ng's voice list as lower-cased names. Owner thread only.
+    private static func listVoiceNames() -> Set<String> {
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        while true {
+            let needed = earshot_espeak_voice_names(&buffer, buffer.count)
+            if needed < buffer.count { break }
+            buffer = [CChar](repeating: 0, count: needed + 1)
+        }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Set(text.split(separator: "\n").map { $0.lowercased() })
     }
 
     private func checkRanges(_ profile: VoiceProfile) throws(EspeakError) {

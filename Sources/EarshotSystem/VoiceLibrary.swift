@@ -64,6 +64,7 @@ public struct VoiceLibrary: Sendable {
             switch error {
             case .unknownVoice: key = "espeak"
             case .unknownVariant: key = "variant"
+            case .invalidName(_, let kind, _, _): key = kind == .voice ? "espeak" : "variant"
             case .valueOutOfRange(let name, _, _, _): key = name.lowercased().replacingOccurrences(of: " ", with: "")
             default: throw error
             }

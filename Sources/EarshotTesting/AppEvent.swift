@@ -47,7 +47,11 @@ public struct AppEvent: Hashable, Sendable {
     }
 
     /// `.screenChanged` with `nil`: the screen-change earcon, the queue cleared, focus on the first element, read.
-    public static let screenChanged = AppEvent(.screenChanged(.none))
+    ///
+    /// Computed rather than stored (here and in ``layoutChanged``): a stored global keeps `AppAction`'s
+    /// indirect-enum box only through a pointer with Swift's enum tag bits set, which LeakSanitizer does
+    /// not recognise, so `make sanitize` reported the box as leaked.
+    public static var screenChanged: AppEvent { AppEvent(.screenChanged(.none)) }
 
     /// `.screenChanged` with an element: focus moves to it and it is read.
     public static func screenChanged(focusing id: String) -> AppEvent { AppEvent(.screenChanged(.element(id))) }
@@ -58,7 +62,7 @@ public struct AppEvent: Hashable, Sendable {
     }
 
     /// `.layoutChanged` with `nil`: VoiceOver says nothing and focus stays.
-    public static let layoutChanged = AppEvent(.layoutChanged(.none))
+    public static var layoutChanged: AppEvent { AppEvent(.layoutChanged(.none)) }
 
     /// `.layoutChanged` with an element: focus moves to it and it is read.
     public static func layoutChanged(focusing id: String) -> AppEvent { AppEvent(.layoutChanged(.element(id))) }

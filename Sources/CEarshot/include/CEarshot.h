@@ -71,8 +71,26 @@ int32_t earshot_espeak_initialize(const char *data_path, int32_t *sample_rate);
 /// Writes espeak-ng's message for `status` into `buffer` (always NUL-terminated).
 void earshot_espeak_status_message(int32_t status, char *buffer, size_t length);
 
-/// Selects a voice by name, with an optional `+variant` suffix, for example `en-us+f3`.
+/// Longest voice name and variant name `earshot_espeak_set_voice` passes on. espeak-ng 1.51 copies
+/// the whole name into a 60-byte buffer and `!v/` plus the variant into a 40-byte one without a length
+/// check (a 37-character variant aborts the process), so the shim refuses longer names itself.
+enum {
+    EARSHOT_VOICE_NAME_MAX = 24,
+    EARSHOT_VARIANT_NAME_MAX = 32,
+};
+
+/// Selects a voice by name, with an optional `+variant` suffix, for example `en-us+f3`. A voice part
+/// over EARSHOT_VOICE_NAME_MAX bytes, a variant over EARSHOT_VARIANT_NAME_MAX, or a `/` anywhere is
+/// refused with EARSHOT_ESPEAK_VOICE_NOT_FOUND before espeak-ng sees the name. espeak-ng crashes on
+/// some well-formed names (a variant's name used as the voice, such as `f3`), so callers also check
+/// the name against `earshot_espeak_voice_names` first.
 int32_t earshot_espeak_set_voice(const char *name);
+
+/// Writes every name espeak-ng's voice list (`espeak_ListVoices`, variants excluded) answers to: each
+/// voice's name, the last part of its identifier and its language codes, one per line, into `buffer`
+/// (truncated to `length`, always NUL-terminated when `length > 0`). Returns the length the whole
+/// list needs, without the NUL; call again with a larger buffer when it is `length` or more.
+size_t earshot_espeak_voice_names(char *buffer, size_t length);
 
 /// Sets one absolute parameter (EARSHOT_PARAM_...). espeak-ng 1.51 answers EINVAL (22) for
 /// EARSHOT_PARAM_PUNCTUATION in synchronous mode; its default is EARSHOT_PUNCT_NONE.

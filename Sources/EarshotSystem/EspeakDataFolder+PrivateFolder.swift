@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Creating, checking and removing the per-process private data folder.
+extension EspeakDataFolder {
+    /// The start of every private folder's name in the temporary folder (`mkdtemp` adds six characters).
+    static let folderPrefix = "earshot-espeak-data-"
+
+    /// Folders this process created, removed at exit.
+    private static let created = CreatedFolders()
+
+    /// Creates a fresh folder with `mkdtemp` (mode 0700), checks it is private and ours, and registers
+    /// it for removal when the process exits.
+    static func makePrivateFolder() throws(EspeakError) -> String {
+        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        var template = Array((base + folderPrefix + "XXXXXX").utf8CString)
+        let path: String? = template.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+        guard let path else {
+            throw .dataFolderUnavailable(
+                path: base + folderPrefix + "XXXXXX", reason: String(cString: strerror(errno)))
+        }
+        created.add(path)
+        if let problem = privacyProblem(at: path) {
+            removeFolder(path)
+            throw .dataFolderUnavailable(path: path, reason: problem)
+        }
+        return path
+    }
+
+    /// Why `path` is not a private folder of `owner` (a real directory, not a link, owned by `owner`,
+    /// with no access for group or others), or nil when it is.
+    static func privacyProblem(at path: String, owner: uid_t = geteuid()) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return "cannot inspect it (\(String(cString: strerror(errno))))" }
+        if status.st_mode & S_IFMT != S_IFDIR { return "it is not a directory" }
+        if status.st_uid != owner { return "it belongs to user \(status.st_uid), not \(owner)" }
+        if status.st_mode & 0o077 != 0 {
+            return "its mode is \(String(status.st_mode & 0o777, radix: 8)), not private (700)"
+        }
+        return nil
+    }
+
+    /// Removes a folder this process created (links inside are removed, never followed).
+    static func removeFolder(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+        created.remove(path)
+    }
+}
+
+/// The private folders a process created; the first one registered installs an exit handler that
+/// removes them all.
+private final class CreatedFolders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String] = []
+    private var handlerInstalled = false
+
+    func add(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        paths.append(path)
+        if !handlerInstalled {
+            handlerInstalled = true
+            atexit { EspeakDataFolder.removeCreatedFolders() }
+        }
+    }
+
+    func remove(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        paths.removeAll { $0 == path }
+    }
+
+    func takeAll() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = paths
+        paths = []
+        return taken
+    }
+}
+
+extension EspeakSynthesizer {
+    /// Removes the private espeak-ng data folders this process made, for exits that skip `atexit`
+    /// handlers (`_exit` after Ctrl-C); an ordinary exit removes them by itself. espeak-ng cannot load
+    /// voices afterwards, so call it only on the way out.
+    public static func removePrivateDataFolders() {
+        EspeakDataFolder.removeCreatedFolders()
+    }
+}
+
+extension EspeakDataFolder {
+    /// Removes every private folder this process created (the exit handler).
+    static func removeCreatedFolders() {
+        for path in created.takeAll() { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
