@@ -1,10 +1,18 @@
 // The espeak-ng half of the shim. espeak-ng keeps all its state in globals and is not re-entrant, so
 // this file does too: the Swift owner thread is the only caller (see EspeakSynthesizer).
+#define _GNU_SOURCE  // pipe2
 #include "CEarshot.h"
 
 #include <espeak-ng/espeak_ng.h>
 #include <espeak-ng/speak_lib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 enum { EVENT_CAPACITY = 64 };
 
@@ -104,4 +112,139 @@ int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot
     current.context = NULL;
     if (status == ENS_SPEECH_STOPPED) return ENS_OK;
     return (int32_t)status;
+}
+
+// MARK: - Synthesis from a clean state
+//
+// espeak-ng carries state from one synthesis to the next (wave phase, gain control, echo buffer, the
+// pitch envelope, static counters inside its wave generator), none of it reachable through its API, so
+// the same text came out a few percent longer or shorter depending on what was said before. Here the
+// calling process never synthesizes: it keeps espeak-ng as initialized, with the voice and parameters
+// set, and each phrase is synthesized in a child forked from that state. The child streams its chunks
+// back through a pipe and exits; the parent hands them to the sink as they arrive.
+
+enum { ISOLATED_CHUNK = 1, ISOLATED_DONE = 2 };
+
+/// What precedes each message on the pipe.
+typedef struct {
+    int32_t type;          // ISOLATED_CHUNK or ISOLATED_DONE
+    int32_t event_count;   // chunk: events after the samples
+    int64_t sample_count;  // chunk: samples that follow
+    int32_t status;        // done: espeak-ng status
+    int32_t stopped;       // done: stopped early
+} isolated_header;
+
+static int write_all(int fd, const void *bytes, size_t length) {
+    const char *cursor = bytes;
+    while (length > 0) {
+        ssize_t written = write(fd, cursor, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return -1;
+        cursor += written;
+        length -= (size_t)written;
+    }
+    return 0;
+}
+
+/// 1: read everything; 0: end of file before anything; -1: error or a partial message.
+static int read_all(int fd, void *bytes, size_t length) {
+    char *cursor = bytes;
+    size_t done = 0;
+    while (done < length) {
+        ssize_t got = read(fd, cursor + done, length - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -1;
+        if (got == 0) return done == 0 ? 0 : -1;
+        done += (size_t)got;
+    }
+    return 1;
+}
+
+/// The child's sink: forwards each chunk to the parent; stops when the parent is gone.
+static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
+                             int32_t event_count, void *context) {
+    int fd = *(int *)context;
+    isolated_header header = {ISOLATED_CHUNK, event_count, sample_count, 0, 0};
+    if (write_all(fd, &header, sizeof header) != 0) return 1;
+    if (sample_count > 0 && write_all(fd, samples, (size_t)sample_count * sizeof(int16_t)) != 0) return 1;
+    if (event_count > 0 && write_all(fd, events, (size_t)event_count * sizeof(earshot_speech_event)) != 0)
+        return 1;
+    return 0;
+}
+
+static void run_isolated_child(int fd, const char *text, int64_t frame_limit) {
+    // The child must not run the parent's handlers (an interrupt handler removing output files) and
+    // must die with the thread that forked it.
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int32_t stopped = 0;
+    int32_t status = earshot_espeak_synthesize(text, frame_limit, forward_chunk, &fd, &stopped);
+    isolated_header done = {ISOLATED_DONE, 0, 0, status, stopped};
+    _exit(write_all(fd, &done, sizeof done) == 0 ? 0 : 1);
+}
+
+int32_t earshot_espeak_synthesize_isolated(const char *text, int64_t frame_limit, earshot_speech_sink sink,
+                                           void *context, int32_t *stopped_early) {
+    *stopped_early = 0;
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return EARSHOT_ISOLATION_FAILED;
+    pid_t child = fork();
+    if (child < 0) {
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        return EARSHOT_ISOLATION_FAILED;
+    }
+    if (child == 0) {
+        close(pipe_fds[0]);
+        run_isolated_child(pipe_fds[1], text, frame_limit);
+    }
+    close(pipe_fds[1]);
+    int fd = pipe_fds[0];
+    int32_t result = EARSHOT_ISOLATION_FAILED;
+    int16_t *samples = NULL;
+    size_t sample_capacity = 0;
+    earshot_speech_event events[EVENT_CAPACITY];
+    for (;;) {
+        isolated_header header;
+        if (read_all(fd, &header, sizeof header) != 1) break;
+        if (header.type == ISOLATED_DONE) {
+            result = header.status;
+            *stopped_early = header.stopped;
+            break;
+        }
+        if (header.type != ISOLATED_CHUNK || header.sample_count < 0 || header.event_count < 0
+            || header.event_count > EVENT_CAPACITY)
+            break;
+        if ((size_t)header.sample_count > sample_capacity) {
+            int16_t *grown = realloc(samples, (size_t)header.sample_count * sizeof(int16_t));
+            if (grown == NULL) break;
+            samples = grown;
+            sample_capacity = (size_t)header.sample_count;
+        }
+        if (header.sample_count > 0
+            && read_all(fd, samples, (size_t)header.sample_count * sizeof(int16_t)) != 1)
+            break;
+        if (header.event_count > 0
+            && read_all(fd, events, (size_t)header.event_count * sizeof(earshot_speech_event)) != 1)
+            break;
+        if (sink(header.sample_count > 0 ? samples : NULL, header.sample_count, events, header.event_count,
+                 context)
+            != 0) {
+            // The caller stopped listening: the rest of the phrase is not needed.
+            kill(child, SIGKILL);
+            *stopped_early = 1;
+            result = ENS_OK;
+            break;
+        }
+    }
+    free(samples);
+    close(fd);
+    if (result == EARSHOT_ISOLATION_FAILED) kill(child, SIGKILL);
+    int child_status = 0;
+    while (waitpid(child, &child_status, 0) < 0 && errno == EINTR) {
+    }
+    return result;
 }

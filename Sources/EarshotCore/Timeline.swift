@@ -40,7 +40,7 @@ public struct UtteranceRecord: Hashable, Sendable {
         switch outcome {
         case .spoken(_, let end): return end
         case .interrupted(_, let cut, _): return cut
-        default: return nil
+        case .pending, .speaking, .dropped: return nil
         }
     }
 

@@ -9,6 +9,13 @@ import Foundation
 /// which espeak-ng's synthesis needs); callers on any thread submit work and wait for it. Text is spoken
 /// literally (UTF-8, no SSML), so `<`, `&` and quotes are read like any other character.
 ///
+/// espeak-ng carries state from one synthesis to the next that its API cannot reset (wave phase, gain,
+/// echo, pitch envelope), so the same phrase lasted up to 20 % longer or shorter depending on what was
+/// said before. This process therefore never synthesizes: it holds espeak-ng as initialized, with the
+/// voice and parameters set, and every phrase is synthesized in a child process forked from that state,
+/// its chunks streamed back as they come. The same text with the same voice gives the same samples
+/// whatever was synthesized before, in any order (a fork costs a few milliseconds per phrase).
+///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
 /// second call (ENGINE-NOTES).
@@ -105,7 +112,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             let status = withoutActuallyEscaping(onChunk) { escapable in
                 let sink = ChunkSink(scalarCount: scalarCount, onChunk: escapable)
                 return withExtendedLifetime(sink) {
-                    earshot_espeak_synthesize(
+                    earshot_espeak_synthesize_isolated(
                         literal, Int64(frameLimit.map { max(0, $0) } ?? -1), chunkCallback,
                         Unmanaged.passUnretained(sink).toOpaque(), &stopped)
                 }
@@ -165,6 +172,9 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     }
 
     private static func message(for status: Int32) -> String {
+        if status == Int32(EARSHOT_ISOLATION_FAILED) {
+            return "the process that synthesizes each phrase could not be started, or it died"
+        }
         var buffer = [CChar](repeating: 0, count: 512)
         earshot_espeak_status_message(status, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -20,6 +20,8 @@ enum {
     EARSHOT_ESPEAK_OK = 0,
     EARSHOT_ESPEAK_VOICE_NOT_FOUND = 0x100006FF,
     EARSHOT_ESPEAK_SPEECH_STOPPED = 0x10000EFF,
+    /// Not an espeak-ng code: the child process that synthesizes could not be started or died.
+    EARSHOT_ISOLATION_FAILED = 0x7EA50001,
 };
 
 /// Event kinds delivered with audio (values of `espeak_EVENT_TYPE`).
@@ -86,6 +88,14 @@ int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value);
 /// A stop is reported as success (EARSHOT_ESPEAK_OK).
 int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                   void *context, int32_t *stopped_early);
+
+/// Like `earshot_espeak_synthesize`, but from a clean state: the phrase is synthesized in a child
+/// process forked from this one, which keeps espeak-ng exactly as initialized (with the voice and
+/// parameters last set), so no phrase's audio depends on what was synthesized before. Chunks reach
+/// `sink` in this process as the child produces them; a sink asking to stop ends the child at once.
+/// Returns EARSHOT_ISOLATION_FAILED when the child cannot be started or dies before it finishes.
+int32_t earshot_espeak_synthesize_isolated(const char *text, int64_t frame_limit, earshot_speech_sink sink,
+                                           void *context, int32_t *stopped_early);
 
 // MARK: - ALSA
 

@@ -1,0 +1,35 @@
+import EarshotCore
+import EarshotSystem
+import Testing
+
+/// The same text with the same voice gives the same samples whatever espeak-ng said before: each phrase is
+/// synthesized from espeak-ng's initialized state, not from the state the previous phrase left.
+@Suite struct SynthesisHistoryTests {
+    /// Phrases whose length drifted most with history on espeak-ng 1.51 ("j" 294 ms fresh, 352 ms mid-render).
+    @Test(arguments: ["j", "Pay now, button", "Order 1042 is ready."])
+    func aPhraseSoundsTheSameAfterAWarmUpOfOtherPhrasesAndVoices(phrase: String) throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize(phrase, voice: .standard)
+        // Unrelated speech in other voices, rates and variants, some of it stopped early.
+        for (index, text) in ["Pay now, button", "Order 1042 is ready.", "j", "Results updated", "11:59"].enumerated() {
+            let voice = SpeechFixtures.voice(rate: 120 + 60 * index, variant: index.isMultiple(of: 2) ? "f3" : nil)
+            _ = try synthesizer.synthesize(text, voice: voice)
+            _ = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: voice, frameLimit: 3_000 * (index + 1))
+        }
+        let again = try synthesizer.synthesize(phrase, voice: .standard)
+        #expect(again.frameCount == first.frameCount, "\(phrase): \(first.frameCount) then \(again.frameCount) frames")
+        let sameSamples = again.samples == first.samples
+        let sameWords = again.words == first.words
+        #expect(sameSamples, "\(phrase): the samples differ")
+        #expect(sameWords, "\(phrase): word starts \(first.words.map(\.frame)) then \(again.words.map(\.frame))")
+    }
+
+    @Test func aPhraseStoppedByTheChunkHandlerLeavesTheNextOneWhole() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let whole = try synthesizer.synthesize("Results updated", voice: .standard)
+        _ = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) { _, _ in false }
+        let after = try synthesizer.synthesize("Results updated", voice: .standard)
+        let same = after.samples == whole.samples
+        #expect(same, "\(whole.frameCount) frames, then \(after.frameCount) after a stopped phrase")
+    }
+}
