@@ -54,8 +54,7 @@ public final class SpeechLibrary: @unchecked Sendable {
             return known
         }
         let speech = try synthesizeAndStore(key, frameLimit: nil)
-        return SpeechTiming(
-            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+        return lock.withLock { timings[key] } ?? SpeechTiming(text: text, speech: speech)
     }
 
     /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else
@@ -79,6 +78,8 @@ public final class SpeechLibrary: @unchecked Sendable {
 
     private func synthesizeAndStore(_ key: Key, frameLimit: Int?) throws -> SynthesizedSpeech {
         var speech = try synthesizer.synthesize(key.text, voice: key.voice, frameLimit: frameLimit)
+        // Aligning words reads every sample: done before taking the lock.
+        let aligned = speech.stoppedEarly ? nil : SpeechTiming(text: key.text, speech: speech)
         return lock.withLock {
             counters.synthesisCalls += 1
             counters.synthesizedFrames += speech.frameCount
@@ -94,8 +95,7 @@ public final class SpeechLibrary: @unchecked Sendable {
                 }
                 speech.words = known.words
             } else {
-                timings[key] = SpeechTiming(
-                    text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words)
+                timings[key] = aligned
             }
             storeAudio(speech, for: key)
             return speech
