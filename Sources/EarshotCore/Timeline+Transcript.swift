@@ -23,13 +23,20 @@ extension Timeline {
             switch record.outcome {
             case .spoken(let start, let end):
                 add(start, record.outcomeSequence, "\(label) \(record.utterance.text)  (\(start)–\(end))")
+            case .interrupted(let start, let cut, let by) where record.wasCutBeforeHeard:
+                let text = record.utterance.text
+                add(start, record.outcomeSequence, "\(label) [\(Self.nothingHeardMark)] \(text)  (\(start)–\(cut))")
+                add(
+                    cut, record.cutSequence,
+                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(text)\" cut before "
+                        + "anything was heard, by \(cutterDescription(by))")
             case .interrupted(let start, let cut, let by):
-                let heard = record.cutPoint?.heardText ?? ""
+                let heard = record.heardText
                 add(start, record.outcomeSequence, "\(label) \(heard)—  (\(start)–\(cut))")
                 add(
                     cut, record.cutSequence,
-                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by \(by.description)"
-                )
+                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by "
+                        + cutterDescription(by))
             case .dropped(let at, let reason, _) where includeDropped:
                 add(at, record.outcomeSequence, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
             case .speaking(let start):

@@ -173,19 +173,27 @@ struct ReviewPageTests {
             let svg = try #require(
                 page.all("svg").first { $0.all("title").first?.attributes["id"] == "\(run)-overview-title" })
             let timeline = report.run.timeline
-            let cut = timeline.utterances.filter(\.wasInterrupted)
+            // Speech cut before its first word sounded is a dot marked "nothing heard", not a bar.
+            let cut = timeline.utterances.filter { $0.wasInterrupted && !$0.wasCutBeforeHeard }
+            let lost = timeline.utterances.filter(\.wasCutBeforeHeard)
             #expect(svg.all("polyline", class: "cut").count == cut.count)
+            let lostDots = svg.all("g", class: "lane-speech").flatMap { $0.all("g", class: "m") }
+                .filter { ($0.all("title").first?.allText ?? "").contains("nothing heard, cut before its first word") }
+            #expect(lostDots.count == lost.count)
+            #expect(lostDots.allSatisfy { !$0.all("circle", class: "dot").isEmpty })
             let keystrokes = timeline.keystrokes.count
             let inputTicks = svg.all("g", class: "lane-input").flatMap { $0.all("rect", class: "tick") }
             #expect(inputTicks.count >= keystrokes)
             let speechBars = svg.all("g", class: "lane-speech").flatMap { $0.all("rect", class: "bar") }
-            #expect(speechBars.count == timeline.utterances.filter { $0.start != nil }.count)
+            #expect(speechBars.count == timeline.utterances.filter { $0.start != nil }.count - lost.count)
             // Every cut mark names what cut it, in the bar's tooltip at least.
             let tooltips = svg.all("g", class: "m").compactMap { $0.all("title").first?.allText }
             #expect(tooltips.filter { $0.contains("cut by ") }.count == cut.count)
         }
         let beforeCuts = before.run.timeline.utterances.filter { $0.wasInterrupted }.count
         #expect(beforeCuts >= 6, "the before run must show the echoes cut")
+        let lostBefore = before.run.timeline.utterances.filter(\.wasCutBeforeHeard).count
+        #expect(lostBefore > 0, "the before run loses speech")
     }
 
     @Test func theCrowdedStretchGetsACloseUpOnTheSameScaleForBothRuns() throws {
