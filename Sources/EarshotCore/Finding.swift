@@ -101,7 +101,10 @@ public enum FindingRules {
                 let cutter = by.utterance,
                 let cutting = timeline.record(cutter), cutting.utterance.isAppSpeech
             else { continue }
-            let heard = "\"\(record.heardText)—\" cut at \(cut) by \"\(cutting.utterance.text)\""
+            let shown =
+                record.wasCutBeforeHeard
+                ? "\"\(record.utterance.text)\" (\(Timeline.nothingHeardMark))" : "\"\(record.heardText)—\""
+            let heard = "\(shown) cut at \(cut) by \"\(cutting.utterance.text)\""
             switch record.utterance.kind {
             case .typingEcho: note("echo-cut-by-announcement", cut, "echo " + heard)
             case .announcement, .pageScrolled,

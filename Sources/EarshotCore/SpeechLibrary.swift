@@ -85,9 +85,9 @@ public final class SpeechLibrary: @unchecked Sendable {
             counters.synthesizedFrames += speech.frameCount
             guard !speech.stoppedEarly else { return speech }
             if let known = timings[key] {
-                // Synthesized again after its audio was evicted: espeak-ng's length can differ by a few
-                // milliseconds from one call to the next, and the timeline already used the first length.
-                // The audio is fitted to it, so a run never changes its mind about when speech ends.
+                // Synthesized again after its audio was evicted. A synthesizer that gives the same samples for
+                // the same text (espeak-ng does) gives the same length; one that does not has its audio fitted
+                // to the length the timeline already used, so a run never changes its mind about when speech ends.
                 if speech.samples.count > known.frameCount {
                     speech.samples.removeLast(speech.samples.count - known.frameCount)
                 } else {
