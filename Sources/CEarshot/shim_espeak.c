@@ -119,9 +119,12 @@ int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot
 // espeak-ng carries state from one synthesis to the next (wave phase, gain control, echo buffer, the
 // pitch envelope, static counters inside its wave generator), none of it reachable through its API, so
 // the same text came out a few percent longer or shorter depending on what was said before. Here the
-// calling process never synthesizes: it keeps espeak-ng as initialized, with the voice and parameters
-// set, and each phrase is synthesized in a child forked from that state. The child streams its chunks
-// back through a pipe and exits; the parent hands them to the sink as they arrive.
+// calling process never synthesizes and never changes voice or parameters after
+// `earshot_espeak_prepare_isolation`: it keeps espeak-ng in one fixed state, and each phrase is
+// synthesized in a child forked from that state, which selects the voice, sets the parameters and
+// speaks. (Selecting a voice or setting the rate queues commands for the wave generator that only a
+// synthesis consumes; done in this process they would pile up and overflow its queue.) The child
+// streams its chunks back through a pipe and exits; the parent hands them to the sink as they arrive.
 
 enum { ISOLATED_CHUNK = 1, ISOLATED_DONE = 2 };
 
@@ -172,7 +175,29 @@ static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const
     return 0;
 }
 
-static void run_isolated_child(int fd, const char *text, int64_t frame_limit) {
+int32_t earshot_espeak_prepare_isolation(const char *voice) {
+    return (int32_t)espeak_ng_SetVoiceByName(voice);
+}
+
+/// Selects the voice and sets the parameters in the child; an espeak-ng status.
+static int32_t apply_isolated_voice(const char *voice, const earshot_voice_parameters *parameters) {
+    int32_t status = earshot_espeak_set_voice(voice);
+    if (status != ENS_OK) return status;
+    const int32_t values[][2] = {
+        {EARSHOT_PARAM_RATE, parameters->rate},
+        {EARSHOT_PARAM_PITCH, parameters->pitch},
+        {EARSHOT_PARAM_VOLUME, parameters->volume},
+        {EARSHOT_PARAM_WORDGAP, parameters->word_gap},
+    };
+    for (size_t index = 0; index < sizeof values / sizeof values[0]; index++) {
+        status = earshot_espeak_set_parameter(values[index][0], values[index][1]);
+        if (status != ENS_OK) return status;
+    }
+    return ENS_OK;
+}
+
+static void run_isolated_child(int fd, const char *voice, const earshot_voice_parameters *parameters,
+                               const char *text, int64_t frame_limit) {
     // The child must not run the parent's handlers (an interrupt handler removing output files) and
     // must die with the thread that forked it.
     signal(SIGINT, SIG_DFL);
@@ -181,12 +206,14 @@ static void run_isolated_child(int fd, const char *text, int64_t frame_limit) {
     signal(SIGPIPE, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int32_t stopped = 0;
-    int32_t status = earshot_espeak_synthesize(text, frame_limit, forward_chunk, &fd, &stopped);
+    int32_t status = apply_isolated_voice(voice, parameters);
+    if (status == ENS_OK) status = earshot_espeak_synthesize(text, frame_limit, forward_chunk, &fd, &stopped);
     isolated_header done = {ISOLATED_DONE, 0, 0, status, stopped};
     _exit(write_all(fd, &done, sizeof done) == 0 ? 0 : 1);
 }
 
-int32_t earshot_espeak_synthesize_isolated(const char *text, int64_t frame_limit, earshot_speech_sink sink,
+int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
+                                           const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                            void *context, int32_t *stopped_early) {
     *stopped_early = 0;
     int pipe_fds[2];
@@ -199,7 +226,7 @@ int32_t earshot_espeak_synthesize_isolated(const char *text, int64_t frame_limit
     }
     if (child == 0) {
         close(pipe_fds[0]);
-        run_isolated_child(pipe_fds[1], text, frame_limit);
+        run_isolated_child(pipe_fds[1], voice, parameters, text, frame_limit);
     }
     close(pipe_fds[1]);
     int fd = pipe_fds[0];

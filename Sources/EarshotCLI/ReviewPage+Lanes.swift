@@ -134,7 +134,7 @@ extension ReviewPage {
                 label: utterance.text,
                 tooltip: "\(start)–\(end) \(kind) \"\(utterance.text)\" (\(utterance.cause))",
                 style: style)
-        case .interrupted(let start, let cut, let by) where record.wasCutBeforeHeard:
+        case .interrupted(let start, _, let by) where record.wasCutBeforeHeard:
             return TimelineMark(
                 start: start.seconds, shape: .dot, label: "∅ \(utterance.text) (\(Timeline.nothingHeardMark))",
                 tooltip: "\(start) \(kind) \"\(utterance.text)\": \(Timeline.nothingHeardMark), cut before its first "

@@ -3,11 +3,16 @@ extension Timeline {
     ///
     /// ```
     ///   2.000s  ⌨ type "j"
-    ///   2.000s  🗣 echo       j—  (2.000s–2.010s)
+    ///   2.000s  🗣 echo       [nothing heard] j  (2.000s–2.010s)
     ///   2.010s  📱 announce "Results updated"
-    ///   2.010s                ✂ typingEcho "j—" cut by announcement "Results updated"
-    ///   2.010s  🗣 announce   Results updated  (2.010s–3.057s)
+    ///   2.010s                ✂ typingEcho "j" cut before anything was heard, by announcement "Results updated"
+    ///   2.010s  🗣 announce   Results—  (2.010s–2.150s)
+    ///   2.150s  ⌨ type "a"
+    ///   2.150s                ✂ announcement "Results—" cut by typingEcho "a"
     /// ```
+    ///
+    /// A word counts as heard once its sound has started (the first 10 ms of "j" are silent), and speech cut
+    /// before any word is shown with its text, marked `[nothing heard]`.
     public func transcript(includeDropped: Bool = true) -> String {
         // Lines sort in the run's one order (instant, sequence); a speech line stands where the speech started,
         // its cut line where the cut happened, right after what caused it.

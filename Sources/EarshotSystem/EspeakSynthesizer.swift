@@ -29,8 +29,6 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
 
     private let owner: OwnerThread
     private let dataFolder: EspeakDataFolder
-    /// The voice name last given to espeak-ng (owner thread only).
-    private var currentVoice: String?
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var instance: EspeakSynthesizer?
@@ -74,6 +72,11 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
                 dataPath: path, code: Int(result.status), message: Self.message(for: result.status))
         }
         sampleRate = Int(result.rate)
+        // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
+        let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }
+        guard prepared == Int32(EARSHOT_ESPEAK_OK) else {
+            throw .initializationFailed(dataPath: path, code: Int(prepared), message: Self.message(for: prepared))
+        }
         earshot_alsa_silence_errors()
     }
 
@@ -107,21 +110,30 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         // A NUL would end the C string early; a space keeps every later offset where it was.
         let literal = text.contains("\0") ? text.replacingOccurrences(of: "\0", with: " ") : text
         return try owner.perform { () throws(EspeakError) -> Bool in
-            try apply(voice)
             var stopped: Int32 = 0
             let status = withoutActuallyEscaping(onChunk) { escapable in
                 let sink = ChunkSink(scalarCount: scalarCount, onChunk: escapable)
                 return withExtendedLifetime(sink) {
-                    earshot_espeak_synthesize_isolated(
-                        literal, Int64(frameLimit.map { max(0, $0) } ?? -1), chunkCallback,
-                        Unmanaged.passUnretained(sink).toOpaque(), &stopped)
+                    var parameters = Self.parameters(voice)
+                    return earshot_espeak_synthesize_isolated(
+                        Self.voiceName(voice), &parameters, literal, Int64(frameLimit.map { max(0, $0) } ?? -1),
+                        chunkCallback, Unmanaged.passUnretained(sink).toOpaque(), &stopped)
                 }
             }
-            guard status == Int32(EARSHOT_ESPEAK_OK) else {
-                throw .synthesisFailed(operation: "synthesize", code: Int(status), message: Self.message(for: status))
-            }
+            try check(status, voice, operation: "synthesize")
             return stopped != 0
         }
+    }
+
+    /// The name espeak-ng selects a profile's voice by: `en-us`, or `en-us+f3` with a variant.
+    private static func voiceName(_ profile: VoiceProfile) -> String {
+        profile.variant.map { "\(profile.espeakVoice)+\($0)" } ?? profile.espeakVoice
+    }
+
+    private static func parameters(_ profile: VoiceProfile) -> earshot_voice_parameters {
+        earshot_voice_parameters(
+            rate: Int32(profile.rate), pitch: Int32(profile.pitch), volume: Int32(profile.volume),
+            word_gap: Int32(profile.wordGap))
     }
 
     /// Checks `profile` against the installed espeak-ng: the voice and variant exist, values in range.
@@ -132,7 +144,14 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         if let variant = profile.variant, !dataFolder.hasVariant(variant) {
             throw .unknownVariant(variant: variant, profile: profile.name, known: dataFolder.knownVariants())
         }
-        try owner.perform { () throws(EspeakError) in try apply(profile) }
+        // Selecting the voice in a child, with nothing to say: this process's espeak-ng state stays as it is.
+        try owner.perform { () throws(EspeakError) in
+            var stopped: Int32 = 0
+            var parameters = Self.parameters(profile)
+            let status = earshot_espeak_synthesize_isolated(
+                Self.voiceName(profile), &parameters, "", 0, chunkCallback, nil, &stopped)
+            try check(status, profile, operation: "select voice \(Self.voiceName(profile))")
+        }
     }
 
     private func checkRanges(_ profile: VoiceProfile) throws(EspeakError) {
@@ -146,26 +165,12 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
     }
 
-    /// Gives espeak-ng the profile's voice and parameters. Owner thread only.
-    private func apply(_ profile: VoiceProfile) throws(EspeakError) {
-        let name = profile.variant.map { "\(profile.espeakVoice)+\($0)" } ?? profile.espeakVoice
-        if name != currentVoice {
-            let status = earshot_espeak_set_voice(name)
-            if status == Int32(EARSHOT_ESPEAK_VOICE_NOT_FOUND) {
-                currentVoice = nil
-                throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
-            }
-            try check(status, "set voice \(name)")
-            currentVoice = name
+    /// Turns a child's status into the error it means. Punctuation stays at espeak-ng's default, none:
+    /// 1.51 answers EINVAL to setting it in synchronous mode.
+    private func check(_ status: Int32, _ profile: VoiceProfile, operation: String) throws(EspeakError) {
+        if status == Int32(EARSHOT_ESPEAK_VOICE_NOT_FOUND) {
+            throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
         }
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_RATE), Int32(profile.rate)), "set rate")
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_PITCH), Int32(profile.pitch)), "set pitch")
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_VOLUME), Int32(profile.volume)), "set volume")
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_WORDGAP), Int32(profile.wordGap)), "set word gap")
-        // Punctuation stays at espeak-ng's default, none: 1.51 answers EINVAL to setting it in synchronous mode.
-    }
-
-    private func check(_ status: Int32, _ operation: String) throws(EspeakError) {
         if status != Int32(EARSHOT_ESPEAK_OK) {
             throw .synthesisFailed(operation: operation, code: Int(status), message: Self.message(for: status))
         }

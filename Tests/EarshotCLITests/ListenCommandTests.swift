@@ -49,7 +49,7 @@ import Testing
             live.output.components(separatedBy: "transcript:\n").last?
                 .components(separatedBy: "⏱").first)
         #expect(headless.output.contains(transcript))
-        #expect(transcript.contains("✂ typingEcho \"j—\" cut by announcement \"Results updated\""))
+        #expect(transcript.contains("✂ typingEcho \"j\" cut before anything was heard, by announcement \"Results updated\""))
         // The measured figures, each against its target.
         let figures = live.output.split(separator: "\n").filter { $0.hasPrefix("⏱") }.map(String.init)
         #expect(figures.count == 3)

@@ -89,12 +89,28 @@ int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value);
 int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                   void *context, int32_t *stopped_early);
 
-/// Like `earshot_espeak_synthesize`, but from a clean state: the phrase is synthesized in a child
-/// process forked from this one, which keeps espeak-ng exactly as initialized (with the voice and
-/// parameters last set), so no phrase's audio depends on what was synthesized before. Chunks reach
-/// `sink` in this process as the child produces them; a sink asking to stop ends the child at once.
-/// Returns EARSHOT_ISOLATION_FAILED when the child cannot be started or dies before it finishes.
-int32_t earshot_espeak_synthesize_isolated(const char *text, int64_t frame_limit, earshot_speech_sink sink,
+/// The voice parameters a phrase is synthesized with (values of the EARSHOT_PARAM_... parameters).
+typedef struct {
+    int32_t rate;
+    int32_t pitch;
+    int32_t volume;
+    int32_t word_gap;
+} earshot_voice_parameters;
+
+/// Puts espeak-ng in the fixed state every isolated synthesis starts from: `voice` selected once (so
+/// its language's dictionary is loaded for every child). After this, the process must make no other
+/// espeak-ng call than `earshot_espeak_synthesize_isolated`. Returns an espeak-ng status.
+int32_t earshot_espeak_prepare_isolation(const char *voice);
+
+/// Like `earshot_espeak_synthesize`, but from a clean state: in a child process forked from this one,
+/// which selects `voice` (a name with an optional `+variant`), sets `parameters` and synthesizes, so no
+/// phrase's audio depends on what was synthesized before. Chunks reach `sink` in this process as the
+/// child produces them; a sink asking to stop ends the child at once. Returns the child's espeak-ng
+/// status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty `text` with `frame_limit` 0
+/// only checks the voice and parameters), or EARSHOT_ISOLATION_FAILED when the child cannot be started
+/// or dies before it finishes.
+int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
+                                           const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                            void *context, int32_t *stopped_early);
 
 // MARK: - ALSA
