@@ -24,6 +24,21 @@ import Testing
         #expect(sameWords, "\(phrase): word starts \(first.words.map(\.frame)) then \(again.words.map(\.frame))")
     }
 
+    /// Selecting a voice or a rate queues commands for espeak-ng's wave generator that only a synthesis
+    /// consumes (a ring of 170); voice changes by the hundred must leave a phrase as it was after each one.
+    @Test func hundredsOfVoiceChangesLeaveAPhraseAsItWas() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize("j", voice: .standard)
+        var changed: [Int] = []
+        for index in 0..<180 {
+            try synthesizer.validate(
+                SpeechFixtures.voice(rate: 100 + index, variant: index.isMultiple(of: 2) ? "f3" : nil))
+            let again = try synthesizer.synthesize("j", voice: .standard)
+            if again.samples != first.samples { changed.append(index) }
+        }
+        #expect(changed.isEmpty, "\"j\" changed after voice changes \(changed)")
+    }
+
     @Test func aPhraseStoppedByTheChunkHandlerLeavesTheNextOneWhole() throws {
         let synthesizer = try SpeechFixtures.synthesizer()
         let whole = try synthesizer.synthesize("Results updated", voice: .standard)
