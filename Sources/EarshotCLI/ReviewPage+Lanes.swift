@@ -162,7 +162,8 @@ extension ReviewPage {
         }
     }
 
-    /// What cut an utterance, briefly: `echo "a"`, `announce "Results up…"`, `swipe next`.
+    /// What cut an utterance, briefly: `echo "a"`, `announce "Results up…"`, `swipe next`; a cutter that was
+    /// itself never heard says so: `announce "11:30" (never heard)`.
     static func cutterName(_ interruption: Interruption, in timeline: Timeline) -> String {
         guard let id = interruption.utterance, let cutter = timeline.record(id) else {
             return shortened(interruption.description, to: 24)
@@ -178,7 +179,8 @@ extension ReviewPage {
         case .valueEcho: kind = "value"
         case .hint, .poll, .scan: kind = cutter.utterance.kind.rawValue
         }
-        return "\(kind) \"\(shortened(cutter.utterance.text, to: 12))\""
+        let name = "\(kind) \"\(shortened(cutter.utterance.text, to: 12))\""
+        return timeline.wasNeverHeard(id) ? name + " (never heard)" : name
     }
 
     /// How the legend and tooltips name an utterance kind.

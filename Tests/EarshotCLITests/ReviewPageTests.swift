@@ -244,6 +244,29 @@ struct ReviewPageTests {
         #expect(page.all("figcaption").contains { $0.allText.contains("beside this page") })
     }
 
+    /// In before-order-status "11:30" cuts "11:31" and is cut at its first frame by "Your order is on the way".
+    @Test func lostSpeechIsADotAndACutterNeverHeardSaysSo() throws {
+        let lost = try ReviewFixtures.report("announcement-spam/before-order-status.earshot")
+        let heard = try ReviewFixtures.report("announcement-spam/after-order-status.earshot")
+        let folder = try ReviewFixtures.folder()
+        let wav = folder + "/one.wav"
+        try ReviewFixtures.wav("Before.", to: wav)
+        func page(_ report: ScriptReport) throws -> PageNode {
+            try PageParser.parse(
+                ReviewPage.html(runs: [ReviewPage.Run(label: "Run", report: report, wavPath: wav, audioOffset: .zero)]))
+        }
+        let texts = try page(lost).all("text").map(\.allText)
+        #expect(texts.contains("∅ 11:30 (nothing heard)"))
+        #expect(texts.contains("✂ announce \"11:30\" (never heard)"))
+        let titles = try page(lost).all("title").map(\.allText)
+        #expect(
+            titles.contains {
+                $0.contains("\"11:31—\" of \"11:31\", cut by announcement \"11:30\" (itself never heard)")
+            })
+        let plain = try page(heard).all("text").map(\.allText)
+        #expect(!plain.contains { $0.contains("never heard") || $0.contains("nothing heard") })
+    }
+
     @Test func renderWithHTMLWritesThePageBesideTheWAV() throws {
         let folder = try ReviewFixtures.folder()
         let script = ReviewFixtures.root.appendingPathComponent("Scripts/announcement-spam/before-search.earshot").path
