@@ -175,13 +175,21 @@ static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const
     return 0;
 }
 
+/// The voice selected by `earshot_espeak_prepare_isolation`: a child speaking with it need not select it
+/// again (every phrase in that voice takes the same path, so its audio is still the same every time).
+static char prepared_voice[128];
+
 int32_t earshot_espeak_prepare_isolation(const char *voice) {
-    return (int32_t)espeak_ng_SetVoiceByName(voice);
+    espeak_ng_STATUS status = espeak_ng_SetVoiceByName(voice);
+    prepared_voice[0] = 0;
+    if (status == ENS_OK && strlen(voice) < sizeof prepared_voice) strcpy(prepared_voice, voice);
+    return (int32_t)status;
 }
 
 /// Selects the voice and sets the parameters in the child; an espeak-ng status.
 static int32_t apply_isolated_voice(const char *voice, const earshot_voice_parameters *parameters) {
-    int32_t status = earshot_espeak_set_voice(voice);
+    int32_t status = ENS_OK;
+    if (prepared_voice[0] == 0 || strcmp(voice, prepared_voice) != 0) status = earshot_espeak_set_voice(voice);
     if (status != ENS_OK) return status;
     const int32_t values[][2] = {
         {EARSHOT_PARAM_RATE, parameters->rate},
