@@ -342,10 +342,12 @@ static int ensure_zygote(void) {
     return 0;
 }
 
-int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
-                                           const char *text, int64_t frame_limit, earshot_speech_sink sink,
-                                           void *context, int32_t *stopped_early) {
-    *stopped_early = 0;
+/// One attempt. `*chunks_delivered` counts the chunks handed to the sink over all attempts; a retry skips
+/// that many, which is exact because a phrase's chunks are the same on every synthesis.
+static int32_t synthesize_through_zygote(const char *voice, const earshot_voice_parameters *parameters,
+                                         const char *text, int64_t frame_limit, earshot_speech_sink sink,
+                                         void *context, int32_t *stopped_early, int64_t *chunks_delivered) {
+    int64_t chunks_seen = 0;
     static char *buffer = NULL;
     if (buffer == NULL && (buffer = malloc(MESSAGE_CAPACITY)) == NULL) return EARSHOT_ISOLATION_FAILED;
     if (ensure_zygote() != 0) return EARSHOT_ISOLATION_FAILED;
@@ -392,6 +394,8 @@ int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voic
             earshot_speech_event events[EVENT_CAPACITY];
             memcpy(events, buffer + sizeof header + sample_bytes, event_bytes);
             int16_t *samples = sample_bytes > 0 ? (int16_t *)(void *)(buffer + sizeof header) : NULL;
+            if (++chunks_seen <= *chunks_delivered) continue;
+            *chunks_delivered = chunks_seen;
             if (sink(samples, header.sample_count, events, header.event_count, context) != 0) {
                 // The caller stopped listening: end the worker, then wait for the zygote to say so.
                 listening = 0;
@@ -400,6 +404,21 @@ int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voic
                 if (worker > 0) kill(worker, SIGKILL);
             }
         }
+    }
+    return result;
+}
+
+int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
+                                           const char *text, int64_t frame_limit, earshot_speech_sink sink,
+                                           void *context, int32_t *stopped_early) {
+    // A zygote that died (killed from outside, or since the last phrase) is noticed here: two more tries
+    // with a new one, resuming after the chunks the sink already has.
+    int32_t result = EARSHOT_ISOLATION_FAILED;
+    int64_t chunks_delivered = 0;
+    for (int attempt = 0; attempt < 3 && result == EARSHOT_ISOLATION_FAILED; attempt++) {
+        *stopped_early = 0;
+        result = synthesize_through_zygote(voice, parameters, text, frame_limit, sink, context, stopped_early,
+                                           &chunks_delivered);
     }
     return result;
 }

@@ -12,10 +12,10 @@ import Foundation
 /// espeak-ng carries state from one synthesis to the next that its API cannot reset (wave phase, gain,
 /// echo, pitch envelope), so the same phrase lasted up to 20 % longer or shorter depending on what was
 /// said before. This process therefore never synthesizes: it holds espeak-ng in one fixed state
-/// (initialized, the standard voice selected once), and every phrase is synthesized in a child process
-/// forked from that state, which selects the phrase's voice and parameters and streams its chunks back as
-/// they come. The same text with the same voice gives the same samples whatever was synthesized before,
-/// in any order; a fork costs a few milliseconds per phrase.
+/// (initialized, the standard voice selected once). A helper process forked once from that state forks a
+/// worker per phrase, which selects the phrase's voice and parameters and streams its chunks back as they
+/// come. The same text with the same voice gives the same samples whatever was synthesized before, in any
+/// order; a worker costs a few milliseconds per phrase.
 ///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a

@@ -1,10 +1,11 @@
 import EarshotCore
 import EarshotSystem
+import Foundation
 import Testing
 
 /// The same text with the same voice gives the same samples whatever espeak-ng said before: each phrase is
 /// synthesized from espeak-ng's initialized state, not from the state the previous phrase left.
-@Suite struct SynthesisHistoryTests {
+@Suite(.serialized) struct SynthesisHistoryTests {
     /// Phrases whose length drifted most with history on espeak-ng 1.51 ("j" 294 ms fresh, 352 ms mid-render).
     @Test(arguments: ["j", "Pay now, button", "Order 1042 is ready."])
     func aPhraseSoundsTheSameAfterAWarmUpOfOtherPhrasesAndVoices(phrase: String) throws {
@@ -37,6 +38,48 @@ import Testing
             if again.samples != first.samples { changed.append(index) }
         }
         #expect(changed.isEmpty, "\"j\" changed after voice changes \(changed)")
+    }
+
+    /// Child processes that run this very executable: the synthesizer's helper (workers live only while a
+    /// phrase is synthesized, on the owner thread, and this test waits for none).
+    static func helpers() -> [Int32] {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let children = tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+        return children.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == me }
+    }
+
+    @Test func synthesisOutlivesItsHelperProcess() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize("Results updated", voice: .standard)
+        let helpers = Self.helpers()
+        #expect(!helpers.isEmpty, "no helper process found")
+        for pid in helpers { kill(pid, SIGKILL) }
+        let again = try synthesizer.synthesize("Results updated", voice: .standard)
+        let same = again.samples == first.samples
+        #expect(same, "\(first.frameCount) frames, then \(again.frameCount) after the helper was killed")
+    }
+
+    @Test func aPhraseWhoseHelperDiesMidwayComesOutWhole() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let whole = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard)
+        var samples: [Int16] = []
+        var killed = false
+        let stopped = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) {
+            chunk, _ in
+            samples += chunk
+            if !killed, samples.count > 22_050 {
+                for pid in Self.helpers() { kill(pid, SIGKILL) }
+                killed = true
+            }
+            return true
+        }
+        #expect(killed && !stopped)
+        let same = samples == whole.samples
+        #expect(same, "\(whole.frameCount) frames whole, \(samples.count) with the helper killed after 1 s")
     }
 
     @Test func aPhraseStoppedByTheChunkHandlerLeavesTheNextOneWhole() throws {

@@ -102,13 +102,14 @@ typedef struct {
 /// espeak-ng call than `earshot_espeak_synthesize_isolated`. Returns an espeak-ng status.
 int32_t earshot_espeak_prepare_isolation(const char *voice);
 
-/// Like `earshot_espeak_synthesize`, but from a clean state: in a child process forked from this one,
-/// which selects `voice` (a name with an optional `+variant`), sets `parameters` and synthesizes, so no
-/// phrase's audio depends on what was synthesized before. Chunks reach `sink` in this process as the
-/// child produces them; a sink asking to stop ends the child at once. Returns the child's espeak-ng
-/// status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty `text` with `frame_limit` 0
-/// only checks the voice and parameters), or EARSHOT_ISOLATION_FAILED when the child cannot be started
-/// or dies before it finishes.
+/// Like `earshot_espeak_synthesize`, but from a clean state: in a worker process forked (through a
+/// helper forked once from this process) from the fixed state, which selects `voice` (a name with an
+/// optional `+variant`), sets `parameters` and synthesizes, so no phrase's audio depends on what was
+/// synthesized before. Chunks reach `sink` in this process as the worker produces them; a sink asking to
+/// stop ends the worker at once. A helper that died is replaced and the phrase resumed where the sink
+/// left off. Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown
+/// voice; an empty `text` with `frame_limit` 0 only checks the voice and parameters), or
+/// EARSHOT_ISOLATION_FAILED when no worker could be started or finish in three tries.
 int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
                                            const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                            void *context, int32_t *stopped_early);
