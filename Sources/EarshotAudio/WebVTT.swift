@@ -21,12 +21,16 @@ public struct WebVTT: Hashable, Sendable {
         public var end: Instant
         /// The plain text shown (escaped when written).
         public var text: String
+        /// True for a `NOTE` block instead of a cue: what happened at `start` that no one heard (a cut at an
+        /// utterance's first frame has no time span to show as a cue). Notes are not numbered or displayed.
+        public var isNote: Bool
 
-        /// Creates a cue.
-        public init(start: Instant, end: Instant, text: String) {
+        /// Creates a cue (or, with `isNote`, a note at `start`).
+        public init(start: Instant, end: Instant, text: String, isNote: Bool = false) {
             self.start = start
             self.end = end
             self.text = text
+            self.isNote = isNote
         }
     }
 
@@ -42,10 +46,19 @@ public struct WebVTT: Hashable, Sendable {
     /// The cues for one timeline, shifted by `offset`: one per utterance that sounded, with what was heard, and
     /// one per narration line of heard media (prefixed with the track's name).
     ///
-    /// A cut cue reads `heard text—✂ cut by kind “text”` (or the cause, e.g. `swipe next`).
+    /// A cut cue reads `heard text—✂ cut by kind “text”` (or the cause, e.g. `swipe next`), and says
+    /// `(itself never heard)` after a cutter no one heard. An utterance cut before anything of it was heard
+    /// is a note: `NOTE 00:00:30.000 nothing heard: announcement “11:30”, cut by …`.
     public static func cues(for timeline: Timeline, offset: TimeSpan = .zero) -> [Cue] {
         var cues: [Cue] = []
         for record in timeline.utterances {
+            if record.wasCutBeforeHeard, let start = record.start, case .interrupted(_, _, let by) = record.outcome {
+                let text =
+                    "\(Timeline.nothingHeardMark): \(record.utterance.kind.rawValue) “\(record.utterance.text)”, "
+                    + "cut before its first word by " + cutter(by, in: timeline)
+                cues.append(Cue(start: start + offset, end: start + offset, text: text, isNote: true))
+                continue
+            }
             guard let start = record.start, let stop = record.stop, stop > start else { continue }
             var text = record.heardText
             if case .interrupted(_, _, let by) = record.outcome {
@@ -69,7 +82,8 @@ public struct WebVTT: Hashable, Sendable {
     /// `announcement “Results updated”` for an utterance that cut, else the interruption's own description.
     static func cutter(_ interruption: Interruption, in timeline: Timeline) -> String {
         guard let id = interruption.utterance, let record = timeline.record(id) else { return interruption.description }
-        return "\(record.utterance.kind.rawValue) “\(record.utterance.text)”"
+        let name = "\(record.utterance.kind.rawValue) “\(record.utterance.text)”"
+        return timeline.wasNeverHeard(id) ? name + " " + Timeline.cutterNeverHeardNote : name
     }
 
     /// The document: `WEBVTT`, a blank line, then numbered cues in time order.
@@ -78,8 +92,15 @@ public struct WebVTT: Hashable, Sendable {
             ($0.element.start, $0.element.end, $0.offset) < ($1.element.start, $1.element.end, $1.offset)
         }
         var text = "WEBVTT\n"
-        for (number, cue) in ordered.map(\.element).enumerated() {
-            text += "\n\(number + 1)\n\(Self.timestamp(cue.start)) --> \(Self.timestamp(cue.end))\n"
+        var number = 0
+        for cue in ordered.map(\.element) {
+            if cue.isNote {
+                // A note's text may not hold `-->`; escaping `>` sees to that.
+                text += "\nNOTE \(Self.timestamp(cue.start)) \(Self.escape(cue.text))\n"
+                continue
+            }
+            number += 1
+            text += "\n\(number)\n\(Self.timestamp(cue.start)) --> \(Self.timestamp(cue.end))\n"
             text += Self.escape(cue.text) + "\n"
         }
         return text

@@ -28,6 +28,9 @@ public struct CheckCommand: Command {
             VoiceOptions.voices,
             .value("junit", valueName: "file.xml", help: "Also write the results as JUnit XML."),
             .flag("transcript", help: "Print each run's timeline as a transcript."),
+            .value(
+                "jsonl", valueName: "folder",
+                help: "Also write each run's timeline as JSON Lines, FOLDER/<pattern>-<script>.jsonl."),
             .flag("expect-variants", help: "Pass when every before script fails a check and every after passes."),
             .flag("quiet", short: "q", help: "Print only failing checks and the summary."),
         ] + CheckOutputs.options + [CheckWatch.option],
@@ -74,6 +77,15 @@ public struct CheckCommand: Command {
         }
         if let junit = arguments.value("junit") {
             try AtomicFile.write(JUnitReport.xml(reports, expectVariants: expectVariants), to: junit)
+        }
+        if let folder = arguments.value("jsonl") {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for report in reports {
+                let path = report.run.document.path
+                let pattern = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+                let name = folder + "/" + pattern + "-" + URLPath.stem(path) + ".jsonl"
+                try AtomicFile.write(report.run.timeline.jsonLines(), to: name)
+            }
         }
         let checkReport = CheckReport(reports, golden: golden)
         try outputs.finish(checkReport, context: context)

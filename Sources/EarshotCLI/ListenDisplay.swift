@@ -45,7 +45,9 @@ final class ListenDisplay {
             guard let record = simulation.timeline.record(id) else { return }
             let heard = TimeSpan.frames(heardFrames, rate: simulation.speech.sampleRate)
             var text = "✂ \(record.utterance.shortName) after \(heard)"
-            if let cut = record.cutPoint, !cut.heardText.isEmpty { text += " (heard \"\(cut.heardText)—\")" }
+            if let cut = record.cutPoint {
+                text += cut.heardText.isEmpty ? " (\(Timeline.nothingHeardMark))" : " (heard \"\(cut.heardText)—\")"
+            }
             if case .interrupted(_, _, let by) = record.outcome { text += " by \(by.description)" }
             line(text)
         case .finished:

@@ -121,7 +121,8 @@ extension ReviewPage {
         ]
     }
 
-    /// The mark for an utterance: a bar while it sounded (ending in a cut when cut), a dot when dropped.
+    /// The mark for an utterance: a bar while it sounded (ending in a cut when cut), a dot when dropped or cut
+    /// before anything of it was heard.
     static func speechMark(_ record: UtteranceRecord, in timeline: Timeline) -> TimelineMark? {
         let utterance = record.utterance
         let style = "k-" + utterance.kind.rawValue
@@ -133,13 +134,19 @@ extension ReviewPage {
                 label: utterance.text,
                 tooltip: "\(start)–\(end) \(kind) \"\(utterance.text)\" (\(utterance.cause))",
                 style: style)
+        case .interrupted(let start, _, let by) where record.wasCutBeforeHeard:
+            return TimelineMark(
+                start: start.seconds, shape: .dot, label: "∅ \(utterance.text) (\(Timeline.nothingHeardMark))",
+                tooltip: "\(start) \(kind) \"\(utterance.text)\": \(Timeline.nothingHeardMark), cut before its first "
+                    + "word by \(timeline.cutterDescription(by))",
+                style: style)
         case .interrupted(let start, let cut, let by):
             let heard = record.heardText
             return TimelineMark(
                 start: start.seconds, shape: .bar(end: cut.seconds, hollow: false),
                 label: heard + "—",
                 tooltip: "\(start)–\(cut) \(kind) \"\(heard)—\" of \"\(utterance.text)\", "
-                    + "cut by \(by.description)",
+                    + "cut by \(timeline.cutterDescription(by))",
                 style: style, cut: "✂ " + cutterName(by, in: timeline))
         case .dropped(let at, let reason, _):
             return TimelineMark(
@@ -155,7 +162,8 @@ extension ReviewPage {
         }
     }
 
-    /// What cut an utterance, briefly: `echo "a"`, `announce "Results up…"`, `swipe next`.
+    /// What cut an utterance, briefly: `echo "a"`, `announce "Results up…"`, `swipe next`; a cutter that was
+    /// itself never heard says so: `announce "11:30" (never heard)`.
     static func cutterName(_ interruption: Interruption, in timeline: Timeline) -> String {
         guard let id = interruption.utterance, let cutter = timeline.record(id) else {
             return shortened(interruption.description, to: 24)
@@ -171,7 +179,8 @@ extension ReviewPage {
         case .valueEcho: kind = "value"
         case .hint, .poll, .scan: kind = cutter.utterance.kind.rawValue
         }
-        return "\(kind) \"\(shortened(cutter.utterance.text, to: 12))\""
+        let name = "\(kind) \"\(shortened(cutter.utterance.text, to: 12))\""
+        return timeline.wasNeverHeard(id) ? name + " (never heard)" : name
     }
 
     /// How the legend and tooltips name an utterance kind.

@@ -62,7 +62,8 @@ extension ReviewPage {
         }
         var items = kinds.map { "<li><span class=\"swatch k-\($0.rawValue)\"></span>\(kindName($0))</li>" }
         items.append("<li><span class=\"swatch cut-swatch\"></span>cut off (✂ names what cut it)</li>")
-        items.append("<li><span class=\"swatch dot-swatch\"></span>dropped: never heard</li>")
+        items.append(
+            "<li><span class=\"swatch dot-swatch\"></span>never heard: dropped, or cut before its first word</li>")
         items.append("<li><span class=\"swatch tick-swatch\"></span>input or focus move</li>")
         items.append("<li><span class=\"swatch hollow-swatch\"></span>muted sound</li>")
         return "<ul class=\"legend\" aria-label=\"Legend\">\n" + items.joined(separator: "\n") + "\n</ul>\n"

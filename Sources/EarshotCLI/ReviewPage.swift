@@ -270,6 +270,7 @@ public enum ReviewPage {
     static func pictureDescription(_ timeline: Timeline) -> String {
         let spoken = timeline.utterances.filter(\.wasSpoken).count
         let cut = timeline.utterances.filter(\.wasInterrupted).count
+        let lost = timeline.utterances.filter(\.wasCutBeforeHeard).count
         let dropped = timeline.utterances.filter {
             if case .dropped = $0.outcome { return true }
             return false
@@ -280,7 +281,8 @@ public enum ReviewPage {
         }.count
         return "Lanes for input, speech, sounds, focus and on-screen text over \(timeline.end). "
             + "\(inputs) user input\(inputs == 1 ? "" : "s"); \(spoken) utterance\(spoken == 1 ? "" : "s") spoken "
-            + "in full, \(cut) cut off, \(dropped) dropped. The transcript below lists every one in words."
+            + "in full, \(cut) cut off (\(lost) before a word was heard), \(dropped) dropped. "
+            + "The transcript below lists every one in words."
     }
 
     /// The last instant anything on the timeline reaches, in seconds.

@@ -44,6 +44,9 @@ public enum FindingRules {
             id: "announcement-cut-by-announcement", impact: .serious, card: "meaningful-announcement",
             summary: "an announcement is cut by the app's next announcement"),
         Rule(
+            id: "announcement-never-heard", impact: .serious, card: "meaningful-announcement",
+            summary: "an announcement is posted and never heard: dropped, or cut before its first word"),
+        Rule(
             id: "focus-read-cut-by-announcement", impact: .moderate, card: "announcement-spam",
             summary: "what VoiceOver was reading for the user is cut by an announcement"),
         Rule(
@@ -106,7 +109,10 @@ public enum FindingRules {
                 let cutter = by.utterance,
                 let cutting = timeline.record(cutter), cutting.utterance.isAppSpeech
             else { continue }
-            let heard = "\"\(record.heardText)—\" cut at \(cut) by \"\(cutting.utterance.text)\""
+            let shown =
+                record.wasCutBeforeHeard
+                ? "\"\(record.utterance.text)\" (\(Timeline.nothingHeardMark))" : "\"\(record.heardText)—\""
+            let heard = "\(shown) cut at \(cut) by \"\(cutting.utterance.text)\""
             switch record.utterance.kind {
             case .typingEcho: note("echo-cut-by-announcement", cut, "echo " + heard)
             case .announcement, .pageScrolled,
@@ -115,6 +121,13 @@ public enum FindingRules {
             case .focusRead, .screenChange, .layoutChange:
                 note("focus-read-cut-by-announcement", cut, "focus read " + heard)
             default: break
+            }
+        }
+        for record in announcements {
+            if let (at, fate) = neverHeard(record, in: timeline) {
+                note(
+                    "announcement-never-heard", at,
+                    "\"\(record.utterance.text)\" posted at \(record.utterance.requestedAt) and never heard: \(fate)")
             }
         }
         let times = announcements.map(\.utterance.requestedAt)
@@ -134,6 +147,21 @@ public enum FindingRules {
             if a.impact != b.impact { return a.impact > b.impact }
             if a.at != b.at { return a.at < b.at }
             return a.rule < b.rule
+        }
+    }
+
+    /// When and how app speech was lost: dropped, or cut before its first word was heard. Speech that the
+    /// profile never speaks (sound off) or that the scenario's end stopped is not the app's doing.
+    static func neverHeard(_ record: UtteranceRecord, in timeline: Timeline) -> (Instant, String)? {
+        switch record.outcome {
+        case .dropped(let at, let reason, _):
+            guard reason != .speechOff, reason != .scenarioEnded else { return nil }
+            return (at, "dropped at \(at) (\(reason.rawValue))")
+        case .interrupted(_, let cut, let by) where record.wasCutBeforeHeard:
+            guard by.utterance != nil || cut < timeline.end else { return nil }
+            return (cut, "cut at \(cut) before its first word by \(timeline.cutterDescription(by))")
+        case .pending, .speaking, .spoken, .interrupted:
+            return nil
         }
     }
 

@@ -68,9 +68,8 @@ public final class SpeechLibrary: @unchecked Sendable {
             return known
         }
         let speech = try synthesizeAndStore(key, frameLimit: nil)
-        return SpeechTiming(
-            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words,
-            spokenText: speechText(for: text, voice: voice).spoken)
+        return lock.withLock { timings[key] } ?? SpeechTiming(
+            text: text, speech: speech, speechText: speechText(for: text, voice: voice))
     }
 
     /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else
@@ -95,15 +94,16 @@ public final class SpeechLibrary: @unchecked Sendable {
     private func synthesizeAndStore(_ key: Key, frameLimit: Int?) throws -> SynthesizedSpeech {
         let text = speechText(for: key.text, voice: key.voice)
         var speech = try synthesizer.synthesize(text.spoken, voice: key.voice, frameLimit: frameLimit)
-        speech.words = text.postedWords(speech.words)
+        // Aligning words reads every sample: done before taking the lock. Words are the posted text's.
+        let aligned = speech.stoppedEarly ? nil : SpeechTiming(text: key.text, speech: speech, speechText: text)
         return lock.withLock {
             counters.synthesisCalls += 1
             counters.synthesizedFrames += speech.frameCount
             guard !speech.stoppedEarly else { return speech }
             if let known = timings[key] {
-                // Synthesized again after its audio was evicted: espeak-ng's length can differ by a few
-                // milliseconds from one call to the next, and the timeline already used the first length.
-                // The audio is fitted to it, so a run never changes its mind about when speech ends.
+                // Synthesized again after its audio was evicted. A synthesizer that gives the same samples for
+                // the same text (espeak-ng does) gives the same length; one that does not has its audio fitted
+                // to the length the timeline already used, so a run never changes its mind about when speech ends.
                 if speech.samples.count > known.frameCount {
                     speech.samples.removeLast(speech.samples.count - known.frameCount)
                 } else {
@@ -111,9 +111,7 @@ public final class SpeechLibrary: @unchecked Sendable {
                 }
                 speech.words = known.words
             } else {
-                timings[key] = SpeechTiming(
-                    text: key.text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: speech.words,
-                    spokenText: text.spoken)
+                timings[key] = aligned
             }
             storeAudio(speech, for: key)
             return speech

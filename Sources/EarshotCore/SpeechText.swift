@@ -102,6 +102,15 @@ public struct SpeechText: Hashable, Sendable {
         return result
     }
 
+    /// The posted offset of every spoken scalar offset (and of the spoken end), for aligning the synthesizer's
+    /// word marks with the posted words.
+    public var mapping: TextMapping {
+        let count = spoken.unicodeScalars.count
+        var offsets = (0..<count).map { postedRange(ofSpoken: $0..<$0 + 1).lowerBound }
+        offsets.append(posted.unicodeScalars.count)
+        return TextMapping(postedOffsets: offsets)
+    }
+
     private func piece(containing offset: Int) -> Piece? {
         pieces.first { $0.spoken.contains(offset) } ?? pieces.last { $0.spoken.lowerBound <= offset }
     }

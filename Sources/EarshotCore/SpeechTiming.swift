@@ -8,7 +8,7 @@ public struct SpeechTiming: Hashable, Sendable {
     public var frameCount: Int
     /// Frames per second.
     public var sampleRate: Int
-    /// Word starts, in frame order.
+    /// The written words, in frame order, each at the frame where it becomes audible (``WordAlignment``).
     public var words: [WordBoundary]
 
     /// Creates a timing.
@@ -18,6 +18,24 @@ public struct SpeechTiming: Hashable, Sendable {
         self.frameCount = frameCount
         self.sampleRate = sampleRate
         self.words = words
+    }
+
+    /// The timing of `text` from its synthesized audio: whole written words, each where its sound starts;
+    /// `mapping` takes the synthesized text's offsets back to `text` when a normalizer rewrote it.
+    public init(text: String, speech: SynthesizedSpeech, mapping: TextMapping? = nil) {
+        self.init(
+            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate,
+            words: WordAlignment.words(of: text, in: speech, mapping: mapping))
+    }
+
+    /// The timing of `speechText.posted` from the audio of `speechText.spoken`: whole posted words, each where
+    /// its sound starts (a normalizer's "12 dollars" is the one posted word `$12.00`).
+    public init(text: String, speech: SynthesizedSpeech, speechText: SpeechText) {
+        self.init(
+            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate,
+            words: WordAlignment.words(
+                of: text, in: speech, mapping: speechText.isChanged ? speechText.mapping : nil),
+            spokenText: speechText.spoken)
     }
 
     /// The full duration.
@@ -32,8 +50,8 @@ public struct SpeechTiming: Hashable, Sendable {
 
     /// What a listener heard of this utterance when it is cut after `heardFrames` frames.
     ///
-    /// The word a cut lands in is the last word starting at or before the cut (ENGINE-NOTES); it is "fully heard"
-    /// only if the next word had started too. The heard text runs to the end of the word the cut landed in.
+    /// The word a cut lands in is the last word whose sound started before the cut; it is "fully heard" only
+    /// if the next word's sound had started too. The heard text runs to the end of the word the cut landed in.
     public func cut(afterFrames heardFrames: Int) -> CutPoint {
         // Nothing is heard of a word cut at its very first frame (a cut after 0 frames hears nothing at all).
         let reached = heardFrames == 0 ? nil : words.lastIndex { $0.frame < heardFrames }

@@ -6,7 +6,7 @@ extension Timeline {
         var rows: [(at: Instant, sequence: Int, object: JSONObject)] = []
         rows.reserveCapacity(utterances.count + events.count)
         for record in utterances {
-            rows.append((record.utterance.requestedAt, record.requestSequence, Self.jsonObject(record)))
+            rows.append((record.utterance.requestedAt, record.requestSequence, jsonObject(record)))
         }
         for event in events {
             var object = Self.jsonObject(event.kind)
@@ -23,7 +23,7 @@ extension Timeline {
         return output
     }
 
-    static func jsonObject(_ record: UtteranceRecord) -> JSONObject {
+    func jsonObject(_ record: UtteranceRecord) -> JSONObject {
         var object: JSONObject = [
             "type": "utterance", "id": .int(Int64(record.utterance.id)), "text": .string(record.utterance.text),
             "kind": .string(record.utterance.kind.rawValue), "priority": .string(record.utterance.priority.rawValue),
@@ -41,7 +41,11 @@ extension Timeline {
             object["start_ms"] = .int(start.milliseconds)
             object["cut_ms"] = .int(cut.milliseconds)
             object["cut_by"] = .string(by.description)
-            if let id = by.utterance { object["cut_by_id"] = .int(Int64(id)) }
+            if let id = by.utterance {
+                object["cut_by_id"] = .int(Int64(id))
+                object["cut_by_never_heard"] = .bool(wasNeverHeard(id))
+            }
+            object["nothing_heard"] = .bool(record.wasCutBeforeHeard)
             if let point = record.cutPoint {
                 object["heard_text"] = .string(point.heardText)
                 object["heard_frames"] = .int(Int64(point.heardFrames))

@@ -4,11 +4,16 @@ extension Timeline {
     ///
     /// ```
     ///   2.000s  ⌨ type "j"
-    ///   2.000s  🗣 echo       j—  (2.000s–2.010s)
+    ///   2.000s  🗣 echo       [nothing heard] j  (2.000s–2.010s)
     ///   2.010s  📱 announce "Results updated"
-    ///   2.010s                ✂ typingEcho "j—" cut by announcement "Results updated"
-    ///   2.010s  🗣 announce   Results updated  (2.010s–3.057s)
+    ///   2.010s                ✂ typingEcho "j" cut before anything was heard, by announcement "Results updated"
+    ///   2.010s  🗣 announce   Results—  (2.010s–2.150s)
+    ///   2.150s  ⌨ type "a"
+    ///   2.150s                ✂ announcement "Results—" cut by typingEcho "a"
     /// ```
+    ///
+    /// A word counts as heard once its sound has started (the first 10 ms of "j" are silent), and speech cut
+    /// before any word is shown with its text, marked `[nothing heard]`.
     public func transcript(includeDropped: Bool = true) -> String {
         // Lines sort in the run's one order (instant, sequence); a speech line stands where the speech started,
         // its cut line where the cut happened, right after what caused it.
@@ -24,13 +29,20 @@ extension Timeline {
             switch record.outcome {
             case .spoken(let start, let end):
                 add(start, record.outcomeSequence, "\(label) \(record.utterance.text)  (\(start)–\(end))")
+            case .interrupted(let start, let cut, let by) where record.wasCutBeforeHeard:
+                let text = record.utterance.text
+                add(start, record.outcomeSequence, "\(label) [\(Self.nothingHeardMark)] \(text)  (\(start)–\(cut))")
+                add(
+                    cut, record.cutSequence,
+                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(text)\" cut before "
+                        + "anything was heard, by \(cutterDescription(by))")
             case .interrupted(let start, let cut, let by):
-                let heard = record.cutPoint?.heardText ?? ""
+                let heard = record.heardText
                 add(start, record.outcomeSequence, "\(label) \(heard)—  (\(start)–\(cut))")
                 add(
                     cut, record.cutSequence,
-                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by \(by.description)"
-                )
+                    "\(String(repeating: " ", count: 13)) ✂ \(record.utterance.kind.rawValue) \"\(heard)—\" cut by "
+                        + cutterDescription(by))
             case .dropped(let at, let reason, _) where includeDropped:
                 add(at, record.outcomeSequence, "\(label) [dropped: \(reason.rawValue)] \(record.utterance.text)")
             case .speaking(let start):

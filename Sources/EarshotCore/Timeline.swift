@@ -40,7 +40,7 @@ public struct UtteranceRecord: Hashable, Sendable {
         switch outcome {
         case .spoken(_, let end): return end
         case .interrupted(_, let cut, _): return cut
-        default: return nil
+        case .pending, .speaking, .dropped: return nil
         }
     }
 
@@ -63,6 +63,13 @@ public struct UtteranceRecord: Hashable, Sendable {
         case .interrupted: return cutPoint?.heardText ?? ""
         default: return ""
         }
+    }
+
+    /// True when it started and was cut before any of its words could be heard: at its first frame, or
+    /// before its first word's sound began. Its text was posted and reached nobody.
+    public var wasCutBeforeHeard: Bool {
+        guard case .interrupted = outcome else { return false }
+        return heardText.isEmpty
     }
 
     /// Frames of audio heard.
@@ -170,6 +177,29 @@ public struct Timeline: Sendable {
         return text != element.value && text != element.label
             && (element.value.isEmpty || !text.contains(element.value))
     }
+
+    /// True when nothing of utterance `id` was ever heard: dropped, cut before a word, or never started.
+    public func wasNeverHeard(_ id: UtteranceID) -> Bool {
+        guard let record = record(id) else { return false }
+        switch record.outcome {
+        case .spoken, .speaking: return false
+        case .interrupted: return record.wasCutBeforeHeard
+        case .dropped, .pending: return true
+        }
+    }
+
+    /// How a cut names what cut it: the interruption's description, with ` (itself never heard)` when the
+    /// utterance that cut was never heard either, so no one reads it as something the listener heard.
+    public func cutterDescription(_ interruption: Interruption) -> String {
+        guard let id = interruption.utterance, wasNeverHeard(id) else { return interruption.description }
+        return interruption.description + " " + Self.cutterNeverHeardNote
+    }
+
+    /// The words that mark a cutter that was itself never heard.
+    public static let cutterNeverHeardNote = "(itself never heard)"
+
+    /// The words that mark an utterance cut before anything of it was heard.
+    public static let nothingHeardMark = "nothing heard"
 
     /// Utterances that produced sound, in start order.
     public var heardUtterances: [UtteranceRecord] {

@@ -9,6 +9,14 @@ import Foundation
 /// which espeak-ng's synthesis needs); callers on any thread submit work and wait for it. Text is spoken
 /// literally (UTF-8, no SSML), so `<`, `&` and quotes are read like any other character.
 ///
+/// espeak-ng carries state from one synthesis to the next that its API cannot reset (wave phase, gain,
+/// echo, pitch envelope), so the same phrase lasted up to 20 % longer or shorter depending on what was
+/// said before. This process therefore never synthesizes: it holds espeak-ng in one fixed state
+/// (initialized, the standard voice selected once). A helper process forked once from that state forks a
+/// worker per phrase, which selects the phrase's voice and parameters and streams its chunks back as they
+/// come. The same text with the same voice gives the same samples whatever was synthesized before, in any
+/// order; a worker costs a few milliseconds per phrase.
+///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
 /// second call.
@@ -22,8 +30,6 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
 
     private let owner: OwnerThread
     private let dataFolder: EspeakDataFolder
-    /// The voice name last given to espeak-ng (owner thread only).
-    private var currentVoice: String?
     /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
     private let knownVoiceNames: Set<String>
 
@@ -70,6 +76,11 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
         sampleRate = Int(result.rate)
         knownVoiceNames = owner.perform { Self.listVoiceNames() }
+        // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
+        let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }
+        guard prepared == Int32(EARSHOT_ESPEAK_OK) else {
+            throw .initializationFailed(dataPath: path, code: Int(prepared), message: Self.message(for: prepared))
+        }
         earshot_alsa_silence_errors()
     }
 
@@ -104,21 +115,30 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         // A NUL would end the C string early; a space keeps every later offset where it was.
         let literal = text.contains("\0") ? text.replacingOccurrences(of: "\0", with: " ") : text
         return try owner.perform { () throws(EspeakError) -> Bool in
-            try apply(voice)
             var stopped: Int32 = 0
             let status = withoutActuallyEscaping(onChunk) { escapable in
                 let sink = ChunkSink(scalarCount: scalarCount, onChunk: escapable)
                 return withExtendedLifetime(sink) {
-                    earshot_espeak_synthesize(
-                        literal, Int64(frameLimit.map { max(0, $0) } ?? -1), chunkCallback,
-                        Unmanaged.passUnretained(sink).toOpaque(), &stopped)
+                    var parameters = Self.parameters(voice)
+                    return earshot_espeak_synthesize_isolated(
+                        Self.voiceName(voice), &parameters, literal, Int64(frameLimit.map { max(0, $0) } ?? -1),
+                        chunkCallback, Unmanaged.passUnretained(sink).toOpaque(), &stopped)
                 }
             }
-            guard status == Int32(EARSHOT_ESPEAK_OK) else {
-                throw .synthesisFailed(operation: "synthesize", code: Int(status), message: Self.message(for: status))
-            }
+            try check(status, voice, operation: "synthesize")
             return stopped != 0
         }
+    }
+
+    /// The name espeak-ng selects a profile's voice by: `en-us`, or `en-us+f3` with a variant.
+    private static func voiceName(_ profile: VoiceProfile) -> String {
+        profile.variant.map { "\(profile.espeakVoice)+\($0)" } ?? profile.espeakVoice
+    }
+
+    private static func parameters(_ profile: VoiceProfile) -> earshot_voice_parameters {
+        earshot_voice_parameters(
+            rate: Int32(profile.rate), pitch: Int32(profile.pitch), volume: Int32(profile.volume),
+            word_gap: Int32(profile.wordGap))
     }
 
     /// Checks `profile` against the installed espeak-ng: the voice and variant exist, values in range.
@@ -127,7 +147,18 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     public func validate(_ profile: VoiceProfile) throws(EspeakError) {
         try checkRanges(profile)
         try checkNames(profile)
-        try owner.perform { () throws(EspeakError) in try apply(profile) }
+        try check(selectInChild(Self.voiceName(profile), Self.parameters(profile)), profile,
+            operation: "select voice \(Self.voiceName(profile))")
+    }
+
+    /// Selects `name` in a child with nothing to say, so this process's espeak-ng state stays as it is, and
+    /// returns the shim's status.
+    private func selectInChild(_ name: String, _ parameters: earshot_voice_parameters) -> Int32 {
+        owner.perform {
+            var stopped: Int32 = 0
+            var parameters = parameters
+            return earshot_espeak_synthesize_isolated(name, &parameters, "", 0, chunkCallback, nil, &stopped)
+        }
     }
 
     /// Checks the profile's voice and variant names before espeak-ng sees them (``EspeakName``): the
@@ -148,13 +179,10 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
     }
 
-    /// Hands `name` to the shim's voice selection without Earshot's name checks, on the owner thread,
-    /// and returns its status; for testing the shim's own length and path checks.
+    /// Hands `name` to the shim's voice selection without Earshot's name checks (in a child, like every
+    /// selection) and returns its status; for testing the shim's own length and path checks.
     func setVoiceWithoutChecks(_ name: String) -> Int32 {
-        owner.perform {
-            currentVoice = nil
-            return earshot_espeak_set_voice(name)
-        }
+        selectInChild(name, Self.parameters(VoiceProfile.standard))
     }
 
     /// espeak-ng's voice list as lower-cased names. Owner thread only.
@@ -180,32 +208,21 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
     }
 
-    /// Gives espeak-ng the profile's voice and parameters. Owner thread only.
-    private func apply(_ profile: VoiceProfile) throws(EspeakError) {
-        let name = profile.variant.map { "\(profile.espeakVoice)+\($0)" } ?? profile.espeakVoice
-        if name != currentVoice {
-            let status = earshot_espeak_set_voice(name)
-            if status == Int32(EARSHOT_ESPEAK_VOICE_NOT_FOUND) {
-                currentVoice = nil
-                throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
-            }
-            try check(status, "set voice \(name)")
-            currentVoice = name
+    /// Turns a child's status into the error it means. Punctuation stays at espeak-ng's default, none:
+    /// 1.51 answers EINVAL to setting it in synchronous mode.
+    private func check(_ status: Int32, _ profile: VoiceProfile, operation: String) throws(EspeakError) {
+        if status == Int32(EARSHOT_ESPEAK_VOICE_NOT_FOUND) {
+            throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
         }
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_RATE), Int32(profile.rate)), "set rate")
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_PITCH), Int32(profile.pitch)), "set pitch")
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_VOLUME), Int32(profile.volume)), "set volume")
-        try check(earshot_espeak_set_parameter(Int32(EARSHOT_PARAM_WORDGAP), Int32(profile.wordGap)), "set word gap")
-        // Punctuation stays at espeak-ng's default, none: 1.51 answers EINVAL to setting it in synchronous mode.
-    }
-
-    private func check(_ status: Int32, _ operation: String) throws(EspeakError) {
         if status != Int32(EARSHOT_ESPEAK_OK) {
             throw .synthesisFailed(operation: operation, code: Int(status), message: Self.message(for: status))
         }
     }
 
     private static func message(for status: Int32) -> String {
+        if status == Int32(EARSHOT_ISOLATION_FAILED) {
+            return "the process that synthesizes each phrase could not be started, or it died"
+        }
         var buffer = [CChar](repeating: 0, count: 512)
         earshot_espeak_status_message(status, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -71,7 +71,7 @@ extension ScreenReaderSession {
     // MARK: The whole record
 
     /// The human transcript of the session: every action, focus move and utterance in time order, with cut speech
-    /// visibly cut (`j—`, then `✂ typingEcho "j—" cut by announcement "Results updated"`). Print it when a test fails.
+    /// visibly cut (`Results—`, then `✂ announcement "Results—" cut by typingEcho "a"`). Print it when a test fails.
     public var transcript: String { simulation.timeline.transcript() }
 
     /// The session's timeline as JSON Lines, one object per utterance or event, for tools.

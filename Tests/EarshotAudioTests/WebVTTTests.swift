@@ -7,6 +7,7 @@ import Testing
 enum WebVTTValidator {
     struct Parsed {
         var cues: [(start: Int64, end: Int64, text: String)] = []
+        var notes: [String] = []
     }
 
     static func milliseconds(_ stamp: Substring) -> Int64? {
@@ -26,6 +27,11 @@ enum WebVTTValidator {
         if blocks.first != "WEBVTT" { problems.append("header is not WEBVTT") }
         if !document.hasSuffix("\n") { problems.append("no final newline") }
         for block in blocks.dropFirst() where !block.isEmpty {
+            if block.hasPrefix("NOTE ") {
+                if block.contains("-->") { problems.append("note contains -->: \(block)") }
+                parsed.notes.append(block.trimmingCharacters(in: .newlines))
+                continue
+            }
             let lines = block.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
             guard lines.count >= 3 else {
                 problems.append("short cue: \(block)")
@@ -105,6 +111,58 @@ struct WebVTTTests {
     @Test func cuesShiftByTheSegmentOffset() {
         let cues = WebVTT.cues(for: Self.timeline(), offset: .seconds(2))
         #expect(cues.map(\.start).sorted().first == .milliseconds(2_500))
+    }
+
+    /// "Added to cart" sounds from 1 s and is cut at 1.3 s by "11:30", which is cut at its first frame by
+    /// "Your order is on the way".
+    static func lostTimeline() -> Timeline {
+        var timeline = Timeline()
+        func record(_ id: Int, _ text: String, _ outcome: Outcome, heard: Int) -> UtteranceRecord {
+            let utterance = Utterance(
+                id: id, text: text, kind: .announcement, cause: "announce", requestedAt: .seconds(1))
+            var record = UtteranceRecord(utterance: utterance, voice: voice, rule: "V1", outcome: outcome)
+            let words = [WordBoundary(frame: 0, textRange: 0..<min(5, text.count))]
+            record.cutPoint = SpeechTiming(text: text, frameCount: 22_050, sampleRate: 22_050, words: words)
+                .cut(afterFrames: heard)
+            return record
+        }
+        timeline.utterances = [
+            record(
+                0, "Added to cart",
+                .interrupted(start: .seconds(1), cut: .seconds(1.3), by: Interruption(utterance: 1, description: "")),
+                heard: 6_615),
+            record(
+                1, "11:30",
+                .interrupted(start: .seconds(1.3), cut: .seconds(1.3), by: Interruption(utterance: 2, description: "")),
+                heard: 0),
+            record(2, "Your order is on the way", .spoken(start: .seconds(1.3), end: .seconds(2.5)), heard: 0),
+        ]
+        timeline.end = .seconds(3)
+        return timeline
+    }
+
+    @Test func speechCutBeforeItsFirstWordIsANoteNamingItsText() {
+        let document = WebVTT(cues: WebVTT.cues(for: Self.lostTimeline())).document
+        let (parsed, problems) = WebVTTValidator.validate(document)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(
+            parsed.notes == [
+                "NOTE 00:00:01.300 nothing heard: announcement “11:30”, cut before its first word by announcement "
+                    + "“Your order is on the way”"
+            ])
+        #expect(parsed.cues.map(\.start) == [1_000, 1_300])
+        // The cue numbers skip the note.
+        #expect(document.contains("\n2\n00:00:01.300 --> 00:00:02.500\n"))
+        // The base timeline has no lost speech, so no note.
+        #expect(WebVTTValidator.validate(WebVTT(cues: WebVTT.cues(for: Self.timeline())).document).parsed.notes.isEmpty)
+    }
+
+    @Test func aCutCueSaysWhenWhatCutItWasNeverHeard() {
+        let cues = WebVTT.cues(for: Self.lostTimeline())
+        #expect(
+            cues.first { $0.start == .seconds(1) }?.text == "Added— ✂ cut by announcement “11:30” (itself never heard)")
+        let heardCutter = WebVTT.cues(for: Self.timeline()).first { $0.start == .milliseconds(500) }
+        #expect(heardCutter?.text.contains("never heard") == false)
     }
 
     @Test(arguments: [

@@ -45,11 +45,16 @@ import Testing
         #expect(
             live.output.contains(
                 "✂ announcement \"Results updated\" after 140ms (heard \"Results—\") by typingEcho \"a\""))
+        // The first 10 ms of "j" are silent: its echo, cut there, was not heard at all.
+        let echoCut = live.output.split(separator: "\n").first { $0.contains("✂ typingEcho \"j\" after") }
+        #expect(echoCut?.hasSuffix(" (nothing heard) by announcement \"Results updated\"") == true, "\(echoCut ?? "")")
         let transcript = try #require(
             live.output.components(separatedBy: "transcript:\n").last?
                 .components(separatedBy: "⏱").first)
         #expect(headless.output.contains(transcript))
-        #expect(transcript.contains("✂ typingEcho \"j—\" cut by announcement \"Results updated\""))
+        #expect(
+            transcript.contains("✂ typingEcho \"j\" cut before anything was heard, by announcement \"Results updated\"")
+        )
         // The measured figures, each against its target.
         let figures = live.output.split(separator: "\n").filter { $0.hasPrefix("⏱") }.map(String.init)
         #expect(figures.count == 3)

@@ -173,19 +173,27 @@ struct ReviewPageTests {
             let svg = try #require(
                 page.all("svg").first { $0.all("title").first?.attributes["id"] == "\(run)-overview-title" })
             let timeline = report.run.timeline
-            let cut = timeline.utterances.filter(\.wasInterrupted)
+            // Speech cut before its first word sounded is a dot marked "nothing heard", not a bar.
+            let cut = timeline.utterances.filter { $0.wasInterrupted && !$0.wasCutBeforeHeard }
+            let lost = timeline.utterances.filter(\.wasCutBeforeHeard)
             #expect(svg.all("polyline", class: "cut").count == cut.count)
+            let lostDots = svg.all("g", class: "lane-speech").flatMap { $0.all("g", class: "m") }
+                .filter { ($0.all("title").first?.allText ?? "").contains("nothing heard, cut before its first word") }
+            #expect(lostDots.count == lost.count)
+            #expect(lostDots.allSatisfy { !$0.all("circle", class: "dot").isEmpty })
             let keystrokes = timeline.keystrokes.count
             let inputTicks = svg.all("g", class: "lane-input").flatMap { $0.all("rect", class: "tick") }
             #expect(inputTicks.count >= keystrokes)
             let speechBars = svg.all("g", class: "lane-speech").flatMap { $0.all("rect", class: "bar") }
-            #expect(speechBars.count == timeline.utterances.filter { $0.start != nil }.count)
+            #expect(speechBars.count == timeline.utterances.filter { $0.start != nil }.count - lost.count)
             // Every cut mark names what cut it, in the bar's tooltip at least.
             let tooltips = svg.all("g", class: "m").compactMap { $0.all("title").first?.allText }
             #expect(tooltips.filter { $0.contains("cut by ") }.count == cut.count)
         }
         let beforeCuts = before.run.timeline.utterances.filter { $0.wasInterrupted }.count
         #expect(beforeCuts >= 6, "the before run must show the echoes cut")
+        let lostBefore = before.run.timeline.utterances.filter(\.wasCutBeforeHeard).count
+        #expect(lostBefore > 0, "the before run loses speech")
     }
 
     @Test func theCrowdedStretchGetsACloseUpOnTheSameScaleForBothRuns() throws {
@@ -234,6 +242,29 @@ struct ReviewPageTests {
         let page = try PageParser.parse(try String(contentsOfFile: pagePath, encoding: .utf8))
         #expect(page.all("audio").first?.attributes["src"] == "../audio%20files/after.wav")
         #expect(page.all("figcaption").contains { $0.allText.contains("beside this page") })
+    }
+
+    /// In before-order-status "11:30" cuts "11:31" and is cut at its first frame by "Your order is on the way".
+    @Test func lostSpeechIsADotAndACutterNeverHeardSaysSo() throws {
+        let lost = try ReviewFixtures.report("announcement-spam/before-order-status.earshot")
+        let heard = try ReviewFixtures.report("announcement-spam/after-order-status.earshot")
+        let folder = try ReviewFixtures.folder()
+        let wav = folder + "/one.wav"
+        try ReviewFixtures.wav("Before.", to: wav)
+        func page(_ report: ScriptReport) throws -> PageNode {
+            try PageParser.parse(
+                ReviewPage.html(runs: [ReviewPage.Run(label: "Run", report: report, wavPath: wav, audioOffset: .zero)]))
+        }
+        let texts = try page(lost).all("text").map(\.allText)
+        #expect(texts.contains("∅ 11:30 (nothing heard)"))
+        #expect(texts.contains("✂ announce \"11:30\" (never heard)"))
+        let titles = try page(lost).all("title").map(\.allText)
+        #expect(
+            titles.contains {
+                $0.contains("\"11:31—\" of \"11:31\", cut by announcement \"11:30\" (itself never heard)")
+            })
+        let plain = try page(heard).all("text").map(\.allText)
+        #expect(!plain.contains { $0.contains("never heard") || $0.contains("nothing heard") })
     }
 
     @Test func renderWithHTMLWritesThePageBesideTheWAV() throws {

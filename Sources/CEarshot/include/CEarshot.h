@@ -20,6 +20,8 @@ enum {
     EARSHOT_ESPEAK_OK = 0,
     EARSHOT_ESPEAK_VOICE_NOT_FOUND = 0x100006FF,
     EARSHOT_ESPEAK_SPEECH_STOPPED = 0x10000EFF,
+    /// Not an espeak-ng code: the child process that synthesizes could not be started or died.
+    EARSHOT_ISOLATION_FAILED = 0x7EA50001,
 };
 
 /// Event kinds delivered with audio (values of `espeak_EVENT_TYPE`).
@@ -104,6 +106,31 @@ int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value);
 /// A stop is reported as success (EARSHOT_ESPEAK_OK).
 int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                   void *context, int32_t *stopped_early);
+
+/// The voice parameters a phrase is synthesized with (values of the EARSHOT_PARAM_... parameters).
+typedef struct {
+    int32_t rate;
+    int32_t pitch;
+    int32_t volume;
+    int32_t word_gap;
+} earshot_voice_parameters;
+
+/// Puts espeak-ng in the fixed state every isolated synthesis starts from: `voice` selected once (so
+/// its language's dictionary is loaded for every child). After this, the process must make no other
+/// espeak-ng call than `earshot_espeak_synthesize_isolated`. Returns an espeak-ng status.
+int32_t earshot_espeak_prepare_isolation(const char *voice);
+
+/// Like `earshot_espeak_synthesize`, but from a clean state: in a worker process forked (through a
+/// helper forked once from this process) from the fixed state, which selects `voice` (a name with an
+/// optional `+variant`), sets `parameters` and synthesizes, so no phrase's audio depends on what was
+/// synthesized before. Chunks reach `sink` in this process as the worker produces them; a sink asking to
+/// stop ends the worker at once. A helper that died is replaced and the phrase resumed where the sink
+/// left off. Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown
+/// voice; an empty `text` with `frame_limit` 0 only checks the voice and parameters), or
+/// EARSHOT_ISOLATION_FAILED when no worker could be started or finish in three tries.
+int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
+                                           const char *text, int64_t frame_limit, earshot_speech_sink sink,
+                                           void *context, int32_t *stopped_early);
 
 // MARK: - ALSA
 

@@ -1,0 +1,152 @@
+/// Where each written word of an utterance becomes audible in its samples.
+///
+/// espeak-ng marks a word where its first phoneme starts, and that phoneme is often a pause or the silent
+/// closure of a stop: the word becomes audible 12–47 ms later ("Added to cart": "to" is marked about 30 ms
+/// before its "t" sounds). It also marks pieces of one written word separately and with positions that are
+/// not the word's ("1042" is read as four words marked at "042", "1042" …; "11:59" as "11" and "9"). This
+/// aligns both: each written word (a run of non-space characters, without the punctuation around it) gets
+/// one boundary, at the frame where its sound starts.
+public enum WordAlignment {
+    /// The short window whose loudness decides where sound starts: 5 ms at 22050 Hz.
+    static let window = 110
+    /// Windows are tried this many frames apart (1 ms).
+    static let step = 22
+    /// A word marked while the previous word is still fading is audible from its mark, unless that sound
+    /// dies away (below the threshold) within this many milliseconds of the mark.
+    static let fadeMilliseconds = 20
+
+    /// The written words of `text` that `speech` speaks, in frame order, each at the frame where it becomes
+    /// audible; `mapping` takes the synthesized text's offsets back to `text` when they differ.
+    public static func words(
+        of text: String, in speech: SynthesizedSpeech, mapping: TextMapping? = nil
+    ) -> [WordBoundary] {
+        let tokens = writtenWords(text)
+        guard !tokens.isEmpty else { return [] }
+        let loudness = Loudness(samples: speech.samples, sampleRate: speech.sampleRate)
+        var aligned: [(token: Int, mark: Int)] = []
+        for boundary in speech.words.sorted(by: { $0.frame < $1.frame }) {
+            let offset = mapping?.postedOffset(boundary.textRange.lowerBound) ?? boundary.textRange.lowerBound
+            // The token holding the mark, else the first one after it (a mark on a space before a word).
+            guard let token = tokens.firstIndex(where: { $0.whole.upperBound > offset }) else { continue }
+            if let last = aligned.last, last.token >= token { continue }
+            aligned.append((token, boundary.frame))
+        }
+        var result: [WordBoundary] = []
+        for (index, word) in aligned.enumerated() {
+            let limit = index + 1 < aligned.count ? aligned[index + 1].mark : speech.samples.count
+            let start = loudness.onset(from: word.mark, before: limit)
+            result.append(
+                WordBoundary(
+                    frame: max(start, result.last.map { $0.frame + 1 } ?? 0), textRange: tokens[word.token].word))
+        }
+        return result
+    }
+
+    /// Runs of non-space scalars (`whole`) with the punctuation at either end left out (`word`); runs that
+    /// are all punctuation are not words.
+    static func writtenWords(_ text: String) -> [(whole: Range<Int>, word: Range<Int>)] {
+        let scalars = Array(text.unicodeScalars)
+        var tokens: [(whole: Range<Int>, word: Range<Int>)] = []
+        var index = 0
+        while index < scalars.count {
+            guard !scalars[index].properties.isWhitespace else {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < scalars.count, !scalars[index].properties.isWhitespace { index += 1 }
+            var low = start
+            var high = index
+            while low < high, isPunctuation(scalars[low]) { low += 1 }
+            while high > low, isPunctuation(scalars[high - 1]) { high -= 1 }
+            if low < high { tokens.append((start..<index, low..<high)) }
+        }
+        return tokens
+    }
+
+    static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// Short-window loudness of one utterance's samples.
+struct Loudness {
+    let samples: [Int16]
+    /// A window at least this loud (RMS) holds audible sound: 1/32 of the utterance's loudest window, at
+    /// least 100 (about -50 dBFS).
+    let threshold: Double
+    let window: Int
+    let step: Int
+    let fadeFrames: Int
+
+    init(samples: [Int16], sampleRate: Int) {
+        self.samples = samples
+        let scale = Double(sampleRate) / 22050
+        window = max(1, Int((Double(WordAlignment.window) * scale).rounded()))
+        step = max(1, Int((Double(WordAlignment.step) * scale).rounded()))
+        fadeFrames = sampleRate * WordAlignment.fadeMilliseconds / 1000
+        var peak = 0.0
+        var start = 0
+        while start < samples.count {
+            peak = max(peak, Self.rms(samples, start, window))
+            start += window
+        }
+        threshold = max(100, peak / 32)
+    }
+
+    static func rms(_ samples: [Int16], _ start: Int, _ length: Int) -> Double {
+        let end = min(samples.count, start + length)
+        guard start < end else { return 0 }
+        var sum = 0.0
+        for index in start..<end {
+            let value = Double(samples[index])
+            sum += value * value
+        }
+        return (sum / Double(end - start)).squareRoot()
+    }
+
+    func isLoud(_ start: Int) -> Bool { Self.rms(samples, start, window) >= threshold }
+
+    /// Where a word marked at `mark` becomes audible, before `limit` (the next word's mark): at the mark when
+    /// sound is already there and does not fade out within the fade time; else the first loud window after
+    /// the quiet. With no loud window before `limit` (or no audio at all), the mark itself.
+    func onset(from mark: Int, before limit: Int) -> Int {
+        guard mark < samples.count, mark < limit else { return mark }
+        var position = mark
+        if isLoud(mark) {
+            // Sound at the mark: the previous word's fading tail, or this word already.
+            let fadeEnd = min(limit, mark + fadeFrames)
+            while position < fadeEnd, isLoud(position) { position += step }
+            guard position < fadeEnd else { return mark }
+        }
+        while position < limit, position < samples.count {
+            if isLoud(position) { return position }
+            position += step
+        }
+        return mark
+    }
+}
+
+/// Maps offsets in the text given to the synthesizer back to the text the app posted, when a normalizer
+/// rewrote it (`"$4.99"` read as `"4 dollars 99"`): every synthesized scalar offset has a posted offset.
+public struct TextMapping: Hashable, Sendable {
+    /// For each scalar offset of the synthesized text (and its end), the posted text's offset.
+    public var postedOffsets: [Int]
+
+    /// Creates a mapping from the posted offset of each synthesized offset (count + 1 entries, ascending).
+    public init(postedOffsets: [Int]) {
+        self.postedOffsets = postedOffsets
+    }
+
+    /// The posted offset of synthesized offset `offset` (the last one past the end).
+    public func postedOffset(_ offset: Int) -> Int {
+        guard !postedOffsets.isEmpty else { return offset }
+        return postedOffsets[min(max(0, offset), postedOffsets.count - 1)]
+    }
+}

@@ -1,0 +1,93 @@
+import EarshotCore
+import EarshotSystem
+import Foundation
+import Testing
+
+/// The same text with the same voice gives the same samples whatever espeak-ng said before: each phrase is
+/// synthesized from espeak-ng's initialized state, not from the state the previous phrase left.
+@Suite(.serialized) struct SynthesisHistoryTests {
+    /// Phrases whose length drifted most with history on espeak-ng 1.51 ("j" 294 ms fresh, 352 ms mid-render).
+    @Test(arguments: ["j", "Pay now, button", "Order 1042 is ready."])
+    func aPhraseSoundsTheSameAfterAWarmUpOfOtherPhrasesAndVoices(phrase: String) throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize(phrase, voice: .standard)
+        // Unrelated speech in other voices, rates and variants, some of it stopped early.
+        for (index, text) in ["Pay now, button", "Order 1042 is ready.", "j", "Results updated", "11:59"].enumerated() {
+            let voice = SpeechFixtures.voice(rate: 120 + 60 * index, variant: index.isMultiple(of: 2) ? "f3" : nil)
+            _ = try synthesizer.synthesize(text, voice: voice)
+            _ = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: voice, frameLimit: 3_000 * (index + 1))
+        }
+        let again = try synthesizer.synthesize(phrase, voice: .standard)
+        #expect(again.frameCount == first.frameCount, "\(phrase): \(first.frameCount) then \(again.frameCount) frames")
+        let sameSamples = again.samples == first.samples
+        let sameWords = again.words == first.words
+        #expect(sameSamples, "\(phrase): the samples differ")
+        #expect(sameWords, "\(phrase): word starts \(first.words.map(\.frame)) then \(again.words.map(\.frame))")
+    }
+
+    /// Selecting a voice or a rate queues commands for espeak-ng's wave generator that only a synthesis
+    /// consumes (a ring of 170); voice changes by the hundred must leave a phrase as it was after each one.
+    @Test func hundredsOfVoiceChangesLeaveAPhraseAsItWas() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize("j", voice: .standard)
+        var changed: [Int] = []
+        for index in 0..<180 {
+            try synthesizer.validate(
+                SpeechFixtures.voice(rate: 100 + index, variant: index.isMultiple(of: 2) ? "f3" : nil))
+            let again = try synthesizer.synthesize("j", voice: .standard)
+            if again.samples != first.samples { changed.append(index) }
+        }
+        #expect(changed.isEmpty, "\"j\" changed after voice changes \(changed)")
+    }
+
+    /// Child processes that run this very executable: the synthesizer's helper (workers live only while a
+    /// phrase is synthesized, on the owner thread, and this test waits for none).
+    static func helpers() -> [Int32] {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let children = tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+        return children.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) == me }
+    }
+
+    @Test func synthesisOutlivesItsHelperProcess() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let first = try synthesizer.synthesize("Results updated", voice: .standard)
+        let helpers = Self.helpers()
+        #expect(!helpers.isEmpty, "no helper process found")
+        for pid in helpers { kill(pid, SIGKILL) }
+        let again = try synthesizer.synthesize("Results updated", voice: .standard)
+        let same = again.samples == first.samples
+        #expect(same, "\(first.frameCount) frames, then \(again.frameCount) after the helper was killed")
+    }
+
+    @Test func aPhraseWhoseHelperDiesMidwayComesOutWhole() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let whole = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard)
+        var samples: [Int16] = []
+        var killed = false
+        let stopped = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) {
+            chunk, _ in
+            samples += chunk
+            if !killed, samples.count > 22_050 {
+                for pid in Self.helpers() { kill(pid, SIGKILL) }
+                killed = true
+            }
+            return true
+        }
+        #expect(killed && !stopped)
+        let same = samples == whole.samples
+        #expect(same, "\(whole.frameCount) frames whole, \(samples.count) with the helper killed after 1 s")
+    }
+
+    @Test func aPhraseStoppedByTheChunkHandlerLeavesTheNextOneWhole() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let whole = try synthesizer.synthesize("Results updated", voice: .standard)
+        _ = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) { _, _ in false }
+        let after = try synthesizer.synthesize("Results updated", voice: .standard)
+        let same = after.samples == whole.samples
+        #expect(same, "\(whole.frameCount) frames, then \(after.frameCount) after a stopped phrase")
+    }
+}
