@@ -88,6 +88,8 @@ extension Simulation {
             debouncers[key] = entry
         case .note(let text):
             record(.app(text))
+        case .ssip(let command):
+            run(command, context: context)
         case .after(let delay, let actions):
             scheduler.schedule(after: delay) { [unowned self] in run(actions, origin: origin, iteration: iteration) }
         case .repeating(let period, let count, let actions):
