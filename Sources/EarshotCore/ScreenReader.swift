@@ -163,3 +163,13 @@ extension ReaderDecision {
             rank: waitsNext ? 1 : 0, uninterruptible: utterance.isUninterruptible)
     }
 }
+
+extension UserProfile {
+    /// The profile's name with the reader when it is not VoiceOver and the user hears speech: `talkback`,
+    /// `switch-control (nvda)`. Reports and
+    /// pages use it so that every result says whose rules produced it.
+    public var label: String {
+        guard reader != .voiceOver, technology != .none else { return name }
+        return technology == .voiceOver ? reader.rawValue : "\(name) (\(reader.rawValue))"
+    }
+}

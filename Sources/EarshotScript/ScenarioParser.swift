@@ -30,6 +30,7 @@ let headerKeywords = [
 let userActionKeywords = ["focus", "swipe", "activate", "type", "scan"]
 let appActionKeywords = [
     "announce", "set", "debounce", "after", "screenChanged", "layoutChanged", "pageScrolled", "play", "show", "load",
+    "ssip",
 ]
 let topLevelKeywords =
     headerKeywords + ["screen", "data", "media", "on", "check", "at", "every", "wait"] + userActionKeywords

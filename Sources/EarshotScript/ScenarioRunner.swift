@@ -165,6 +165,7 @@ struct Lowering {
         case .playMedia(let name): return .playMedia(media(name))
         case .showText(let text, _): return .showText(template(text))
         case .showScreen(let name): return .showScreen(name)
+        case .ssip(let event): return ssip(event)
         case .load(let load):
             let delay = load.delay(on: network)
             return .after(
