@@ -34,11 +34,15 @@ public struct QueueDrop: Hashable, Sendable {
     public var client: String?
     /// The reason each removed utterance records.
     public var reason: DropReason
+    /// Removed utterances of this class record `superseded` instead: the newcomer replaces them.
+    public var supersedes: String?
 
     /// Creates a drop rule.
     public init(
-        lanes: Set<String>? = nil, onlyInterruptible: Bool = false, client: String? = nil, reason: DropReason
+        lanes: Set<String>? = nil, onlyInterruptible: Bool = false, client: String? = nil, reason: DropReason,
+        supersedes: String? = nil
     ) {
+        self.supersedes = supersedes
         self.lanes = lanes
         self.onlyInterruptible = onlyInterruptible
         self.client = client
@@ -47,6 +51,11 @@ public struct QueueDrop: Hashable, Sendable {
 
     /// Everything queued.
     public static func all(_ reason: DropReason) -> QueueDrop { QueueDrop(reason: reason) }
+
+    /// The reason `entry` records when this rule removes it.
+    public func reason(for entry: ChannelEntry) -> DropReason {
+        entry.lane == supersedes ? .superseded : reason
+    }
 
     /// True when `entry` is removed by this rule.
     public func matches(_ entry: ChannelEntry) -> Bool {

@@ -87,6 +87,7 @@ public struct SpeechChannel: Sendable {
         -> [ChannelEffect]
     {
         var effects: [ChannelEffect] = []
+        var promotedRank: Int?
         if let drop = decision.drop {
             var kept: [ChannelEntry] = []
             let promoted = decision.promote.flatMap { promotion in
@@ -97,9 +98,10 @@ public struct SpeechChannel: Sendable {
                     var moved = entry
                     moved.lane = promotion.to
                     moved.rank = promotion.rank
+                    promotedRank = promotion.rank
                     kept.append(moved)
                 } else if drop.matches(entry) {
-                    effects.append(.drop(entry.utterance, reason: drop.reason, by: utterance.id))
+                    effects.append(.drop(entry.utterance, reason: drop.reason(for: entry), by: utterance.id))
                 } else {
                     kept.append(entry)
                 }
@@ -123,10 +125,20 @@ public struct SpeechChannel: Sendable {
                 effects.append(
                     .cut(current, by: Interruption(utterance: utterance.id, description: utterance.shortName)))
             }
-            currentEntry = entry
-            effects.append(.start(utterance))
+            if let promotedRank, promotedRank > entry.rank {
+                // A promoted message outranks the newcomer: it speaks first, the newcomer waits.
+                currentEntry = nil
+                file(entry)
+                effects += currentFinished()
+            } else {
+                currentEntry = entry
+                effects.append(.start(utterance))
+            }
         case .enqueue, .afterCurrent:
-            if currentEntry == nil {
+            if currentEntry == nil, let promotedRank, promotedRank > entry.rank {
+                file(entry)
+                effects += currentFinished()
+            } else if currentEntry == nil {
                 currentEntry = entry
                 effects.append(.start(utterance))
             } else {

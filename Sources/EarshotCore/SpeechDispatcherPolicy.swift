@@ -89,8 +89,9 @@ public enum SpeechDispatcherPolicy {
         if let speaking, rule.discardedWhileSpeaking.contains(speaking) {
             return ReaderDecision(rule: rule.name, reaction: .drop(.cancelledByPriority), lane: lane, rank: priority.rank)
         }
-        let reason: DropReason = rule.keepsOnlyNewest && rule.removes == [priority] ? .superseded : .cancelledByPriority
-        let drop = QueueDrop(lanes: Set(rule.removes.map(\.rawValue)), reason: reason)
+        let drop = QueueDrop(
+            lanes: Set(rule.removes.map(\.rawValue)), reason: .cancelledByPriority,
+            supersedes: rule.keepsOnlyNewest ? lane : nil)
         let promote =
             rule.keepsLastProgress
             ? ReaderDecision.Promotion(
