@@ -111,7 +111,7 @@ public enum NVDAPolicy {
         case .staleFocus:
             let cutsStale = channel.current?.lane == focusLane
             return ReaderDecision(
-                rule: rule.name, reaction: cutsStale ? .interrupt : .enqueue,
+                rule: rule.name, reaction: cutsStale ? .cutThenQueue : .enqueue,
                 drop: QueueDrop(lanes: [focusLane], reason: .focusMoved), lane: rule.lane, rank: rule.priority.rank)
         case .none:
             return ReaderDecision(

@@ -134,6 +134,14 @@ public struct SpeechChannel: Sendable {
                 currentEntry = entry
                 effects.append(.start(utterance))
             }
+        case .cutThenQueue:
+            if let current {
+                effects.append(
+                    .cut(current, by: Interruption(utterance: utterance.id, description: utterance.shortName)))
+            }
+            currentEntry = nil
+            file(entry)
+            effects += currentFinished()
         case .enqueue, .afterCurrent:
             if currentEntry == nil, let promotedRank, promotedRank > entry.rank {
                 file(entry)
