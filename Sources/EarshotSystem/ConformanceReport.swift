@@ -1,0 +1,80 @@
+import EarshotCore
+
+/// The conformance suite's results as a table and a summary a person reads, and the timing figures tests check.
+public struct ConformanceReport: Sendable {
+    /// Every scenario compared.
+    public var results: [ConformanceResult]
+    /// The median send→BEGIN latency measured on the server.
+    public var medianLatency: TimeSpan
+    /// The spread of that latency: the server's start jitter.
+    public var latencyJitter: TimeSpan
+    /// The largest spread of one text's measured length.
+    public var durationJitter: TimeSpan
+
+    /// Creates a report.
+    public init(results: [ConformanceResult], medianLatency: TimeSpan, latencyJitter: TimeSpan, durationJitter: TimeSpan) {
+        self.results = results
+        self.medianLatency = medianLatency
+        self.latencyJitter = latencyJitter
+        self.durationJitter = durationJitter
+    }
+
+    /// Observed minus predicted start, less the median latency, of every message both started.
+    public func startDifferences(onArrival: Bool) -> [TimeSpan] {
+        results.flatMap(\.messages).filter { $0.startsOnArrival == onArrival }.compactMap { message in
+            guard let observed = message.observedStart, let predicted = message.predictedStart else { return nil }
+            return observed - predicted - medianLatency
+        }
+    }
+
+    /// How many messages' outcomes agree, of how many.
+    public var outcomeAgreement: (agree: Int, total: Int) {
+        let messages = results.flatMap(\.messages)
+        return (messages.filter { $0.predicted == $0.observed }.count, messages.count)
+    }
+
+    /// One line per scenario: whether it agrees, each message as `priority "text" predicted/observed`, the orders.
+    public var table: String {
+        var rows: [[String]] = [["", "SCENARIO", "MESSAGES (earshot / server)", "START Δ"]]
+        for result in results {
+            let messages = result.messages.map { message -> String in
+                let fate =
+                    message.predicted == message.observed
+                    ? message.predicted.rawValue : "\(message.predicted.rawValue) / \(message.observed.rawValue) ✘"
+                return "\(message.priority.rawValue) \"\(message.text.prefix(18))\" \(fate)"
+            }.joined(separator: "; ")
+            let deltas = result.messages.compactMap { message -> String? in
+                guard let observed = message.observedStart, let predicted = message.predictedStart else { return nil }
+                return (observed - predicted - medianLatency).formatted
+            }.joined(separator: " ")
+            let order = result.predictedOrder == result.observedOrder ? "" : "  order ✘ server: \(result.observedOrder)"
+            rows.append([result.agrees ? "✔" : "✘", result.scenario, messages + order, deltas])
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// The totals: scenarios agreeing, messages agreeing, and the timing figures.
+    public var summary: String {
+        let agreeing = results.filter(\.agrees).count
+        let outcomes = outcomeAgreement
+        func describe(_ spans: [TimeSpan]) -> String {
+            let sorted = spans.map { TimeSpan(nanoseconds: abs($0.nanoseconds)) }.sorted()
+            guard let worst = sorted.last else { return "none" }
+            return "\(sorted.count) starts, median |Δ| \(sorted[sorted.count / 2]), max \(worst)"
+        }
+        return """
+            \(agreeing) of \(results.count) scenarios agree (outcome of every message and the order); \
+            \(outcomes.agree) of \(outcomes.total) messages' outcomes agree.
+            server: send→BEGIN latency median \(medianLatency), jitter \(latencyJitter); \
+            length jitter \(durationJitter) (each text spoken alone twice).
+            starts on arrival: \(describe(startDifferences(onArrival: true))).
+            starts after another message ends: \(describe(startDifferences(onArrival: false))).
+
+            """
+    }
+}
