@@ -125,15 +125,20 @@ public struct ReaderDecision: Hashable, Sendable {
     public var rank: Int
     /// True when the newcomer may not be cut by new speech.
     public var uninterruptible: Bool
-    /// speech-dispatcher's last-of-a-progress-series rule: when this decision removes the newest queued
-    /// utterance of the lane `from`, it is kept and re-filed in lane `to` at `rank` instead.
+    /// speech-dispatcher's last-progress rule: when this decision removes queued utterances of the lane `from`
+    /// received since anything last started (and any held ones), they are re-filed in lane `to` at `rank` instead,
+    /// in arrival order.
     public var promote: Promotion?
+    /// speech-dispatcher's progress block: queued utterances of the newcomer's class that this decision removes are
+    /// held, not dropped, until anything starts; a later promotion brings them back.
+    public var holdsRemoved: Bool
 
     /// Creates a decision.
     public init(
         rule: String, reaction: ChannelReaction, drop: QueueDrop? = nil, lane: String, rank: Int = 0,
-        uninterruptible: Bool = false, promote: Promotion? = nil
+        uninterruptible: Bool = false, promote: Promotion? = nil, holdsRemoved: Bool = false
     ) {
+        self.holdsRemoved = holdsRemoved
         self.rule = rule
         self.reaction = reaction
         self.drop = drop
@@ -143,9 +148,9 @@ public struct ReaderDecision: Hashable, Sendable {
         self.promote = promote
     }
 
-    /// A queued utterance kept in another lane instead of being dropped.
+    /// Queued utterances kept in another lane instead of being dropped.
     public struct Promotion: Hashable, Sendable {
-        /// The lane whose newest queued utterance is kept.
+        /// The lane whose recent utterances are kept.
         public var from: String
         /// The lane it moves to.
         public var to: String

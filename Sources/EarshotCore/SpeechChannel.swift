@@ -23,6 +23,10 @@ public struct SpeechChannel: Sendable {
     public private(set) var currentEntry: ChannelEntry?
     /// The entries waiting, first to start first (highest rank, then arrival order).
     public private(set) var entries: [ChannelEntry] = []
+    /// speech-dispatcher's last progress block: progress utterances received since anything last started.
+    private var block: Set<UtteranceID> = []
+    /// Block members a newer progress utterance took out of the queue; dropped when anything starts.
+    private var held: [ChannelEntry] = []
 
     /// Creates an idle channel.
     public init() {}
@@ -90,25 +94,35 @@ public struct SpeechChannel: Sendable {
         var promotedRank: Int?
         if let drop = decision.drop {
             var kept: [ChannelEntry] = []
-            let promoted = decision.promote.flatMap { promotion in
-                entries.last { $0.lane == promotion.from }.map { (promotion, $0.utterance.id) }
-            }
+            var promoted: [ChannelEntry] = []
             for entry in entries {
-                if let (promotion, id) = promoted, entry.utterance.id == id, drop.matches(entry) {
-                    var moved = entry
-                    moved.lane = promotion.to
-                    moved.rank = promotion.rank
-                    promotedRank = promotion.rank
-                    kept.append(moved)
-                } else if drop.matches(entry) {
-                    effects.append(.drop(entry.utterance, reason: drop.reason(for: entry), by: utterance.id))
-                } else {
+                guard drop.matches(entry) else {
                     kept.append(entry)
+                    continue
+                }
+                let inBlock = block.contains(entry.utterance.id)
+                if let promotion = decision.promote, entry.lane == promotion.from, inBlock {
+                    promoted.append(entry)
+                } else if decision.holdsRemoved, entry.lane == decision.lane, inBlock {
+                    held.append(entry)
+                } else {
+                    effects.append(.drop(entry.utterance, reason: drop.reason(for: entry), by: utterance.id))
+                }
+            }
+            if let promotion = decision.promote {
+                promoted += held.filter { $0.lane == promotion.from }
+                held.removeAll { $0.lane == promotion.from }
+                for var entry in promoted {
+                    entry.lane = promotion.to
+                    entry.rank = promotion.rank
+                    kept.append(entry)
+                    promotedRank = promotion.rank
                 }
             }
             entries = []
             for entry in kept { file(entry) }
         }
+        if decision.holdsRemoved { block.insert(utterance.id) }
         let entry = ChannelEntry(
             utterance: utterance, lane: decision.lane, rank: decision.rank, uninterruptible: decision.uninterruptible,
             client: client)
@@ -129,7 +143,7 @@ public struct SpeechChannel: Sendable {
                 // A promoted message outranks the newcomer: it speaks first, the newcomer waits.
                 currentEntry = nil
                 file(entry)
-                effects += currentFinished()
+                effects += startNext()
             } else {
                 currentEntry = entry
                 effects.append(.start(utterance))
@@ -141,11 +155,11 @@ public struct SpeechChannel: Sendable {
             }
             currentEntry = nil
             file(entry)
-            effects += currentFinished()
+            effects += startNext()
         case .enqueue, .afterCurrent:
             if currentEntry == nil, let promotedRank, promotedRank > entry.rank {
                 file(entry)
-                effects += currentFinished()
+                effects += startNext()
             } else if currentEntry == nil {
                 currentEntry = entry
                 effects.append(.start(utterance))
@@ -155,7 +169,24 @@ public struct SpeechChannel: Sendable {
         case .drop(let reason):
             effects.append(.drop(utterance, reason: reason, by: current?.id))
         }
+        if effects.contains(where: { if case .start = $0 { true } else { false } }) { effects += blockEnds() }
         return effects
+    }
+
+    /// Something started: the progress block ends, and what it still held is dropped.
+    private mutating func blockEnds() -> [ChannelEffect] {
+        let effects = held.map { ChannelEffect.drop($0.utterance, reason: .superseded, by: nil) }
+        held.removeAll()
+        block.removeAll()
+        return effects
+    }
+
+    /// Starts the first queued entry, if any.
+    private mutating func startNext() -> [ChannelEffect] {
+        guard !entries.isEmpty else { return [] }
+        let next = entries.removeFirst()
+        currentEntry = next
+        return [.start(next.utterance)]
     }
 
     /// Puts `entry` behind every entry of its rank or higher, ahead of lower ranks.
@@ -170,10 +201,8 @@ public struct SpeechChannel: Sendable {
     /// The current utterance ended on its own: start the next queued one.
     public mutating func currentFinished() -> [ChannelEffect] {
         currentEntry = nil
-        guard !entries.isEmpty else { return [] }
-        let next = entries.removeFirst()
-        currentEntry = next
-        return [.start(next.utterance)]
+        let effects = startNext()
+        return effects.isEmpty ? [] : effects + blockEnds()
     }
 
     /// V5 with nothing to read: cuts the current utterance unless it is uninterruptible, and drops the queue.
@@ -191,9 +220,11 @@ public struct SpeechChannel: Sendable {
     /// `CANCEL` also drops its queued ones. Other clients' speech is untouched.
     public mutating func stop(client: String, dropQueued: Bool, cause: String) -> [ChannelEffect] {
         var effects: [ChannelEffect] = []
+        var stopped = false
         if let currentEntry, currentEntry.client == client {
             effects.append(.cut(currentEntry.utterance, by: Interruption(utterance: nil, description: cause)))
             self.currentEntry = nil
+            stopped = true
         }
         if dropQueued {
             effects += entries.filter { $0.client == client }.map {
@@ -201,6 +232,7 @@ public struct SpeechChannel: Sendable {
             }
             entries.removeAll { $0.client == client }
         }
+        if stopped { effects += currentFinished() }
         return effects
     }
 
@@ -208,9 +240,11 @@ public struct SpeechChannel: Sendable {
     public mutating func stopAll(cause: String, reason: DropReason) -> [ChannelEffect] {
         var effects: [ChannelEffect] = []
         if let current { effects.append(.cut(current, by: Interruption(utterance: nil, description: cause))) }
-        effects += entries.map { .drop($0.utterance, reason: reason, by: nil) }
+        effects += (entries + held).map { .drop($0.utterance, reason: reason, by: nil) }
         currentEntry = nil
         entries.removeAll()
+        held.removeAll()
+        block.removeAll()
         return effects
     }
 }

@@ -35,8 +35,8 @@ public enum SpeechDispatcherPolicy {
         public var discardedWhileSpeaking: Set<SSIPPriority>
         /// Removed queued messages of this rule's own priority are superseded by the newcomer (keep only newest).
         public var keepsOnlyNewest: Bool
-        /// The newest queued progress message is re-filed as `message` instead of removed (the last of a series
-        /// is always spoken).
+        /// The progress messages received since anything last started (the newest queued one and those it
+        /// replaced) are re-filed as `message` instead of removed: the last of a series is always spoken.
         public var keepsLastProgress: Bool
     }
 
@@ -64,7 +64,10 @@ public enum SpeechDispatcherPolicy {
             discardedWhileSpeaking: [.important, .message, .text, .progress], keepsOnlyNewest: true,
             keepsLastProgress: false),
         // Flushes notification; while anything speaks only the newest queued progress is kept (the code keeps the
-        // newcomer queued; the manual says "canceled if another message is being spoken").
+        // newcomer queued; the manual says "canceled if another message is being spoken"). The ones it replaces stay
+        // in the server's last-progress block until anything starts: if important, message or text empties the
+        // progress queue first, every one of them moves to the message queue (`queue_message` in `server.c` keeps
+        // the block; `speak()` moves it). The conformance suite found this.
         .progress: Rule(
             name: "SD-progress", cuts: [.notification], removes: [.notification, .progress],
             discardedWhileSpeaking: [], keepsOnlyNewest: true, keepsLastProgress: false),
@@ -100,6 +103,6 @@ public enum SpeechDispatcherPolicy {
         let cuts = speaking.map { rule.cuts.contains($0) } ?? false
         return ReaderDecision(
             rule: rule.name, reaction: cuts ? .interrupt : .enqueue, drop: drop, lane: lane, rank: priority.rank,
-            promote: promote)
+            promote: promote, holdsRemoved: priority == .progress)
     }
 }

@@ -246,15 +246,31 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         #expect(channel.queue.map(\.text) == ["important", "progress", "message"])
     }
 
-    @Test func theLastProgressMessageOfASeriesIsSpokenWhenAMessageCancelsTheSeries() {
+    @Test func progressReplacedWhileSomethingSpeaksIsHeldUntilAMessageBringsItBack() {
+        // The server keeps every progress message since anything last started; a message that empties the progress
+        // queue moves them all to the message queue, in arrival order (found by the conformance suite).
         var channel = SpeechChannel()
         _ = channel.request(utterance(0, "Copying"), ssip: .message, client: "a")
         _ = channel.request(utterance(1, "10 percent"), ssip: .progress, client: "a")
         let (_, superseding) = channel.request(utterance(2, "50 percent"), ssip: .progress, client: "a")
-        #expect(superseding == [.drop(utterance(1, "10 percent"), reason: .superseded, by: 2)])
+        #expect(superseding.isEmpty)
+        #expect(channel.queue.map(\.text) == ["50 percent"])
         let (_, effects) = channel.request(utterance(3, "Done"), ssip: .message, client: "a")
         #expect(effects.isEmpty)
-        #expect(channel.queue.map(\.text) == ["50 percent", "Done"])
+        #expect(channel.queue.map(\.text) == ["10 percent", "50 percent", "Done"])
+    }
+
+    @Test func progressReplacedWhileSomethingSpeaksIsDroppedWhenTheNextMessageStarts() {
+        var channel = SpeechChannel()
+        _ = channel.request(utterance(0, "Copying"), ssip: .progress, client: "a")
+        _ = channel.request(utterance(1, "10 percent"), ssip: .progress, client: "a")
+        _ = channel.request(utterance(2, "50 percent"), ssip: .progress, client: "a")
+        let effects = channel.currentFinished()
+        #expect(effects == [.start(utterance(2, "50 percent")), .drop(utterance(1, "10 percent"), reason: .superseded, by: nil)])
+        let (_, later) = channel.request(utterance(3, "Done"), ssip: .message, client: "a")
+        #expect(later.contains { if case .cut(let u, _) = $0 { u.id == 2 } else { false } })
+        #expect(channel.queue.isEmpty)
+        #expect(channel.current?.id == 3)
     }
 
     @Test func aNotificationIsDiscardedWhileAnythingElseSpeaksAndReplacesAnotherNotification() {
@@ -274,12 +290,15 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         _ = channel.request(utterance(2, "three"), ssip: .message, client: "b")
         #expect(channel.stop(client: "b", dropQueued: false, cause: "stop").isEmpty)
         let stopped = channel.stop(client: "a", dropQueued: false, cause: "stop")
-        #expect(stopped.count == 1)
-        #expect(channel.queue.map(\.id) == [1, 2])
-        #expect(channel.currentFinished() == [.start(utterance(1, "two"))])
+        #expect(stopped.count == 2)
+        #expect(stopped.last == .start(utterance(1, "two")))
+        #expect(channel.queue.map(\.id) == [2])
         let cancelled = channel.stop(client: "b", dropQueued: true, cause: "cancel")
         #expect(cancelled == [.drop(utterance(2, "three"), reason: .clientCancelled, by: nil)])
         #expect(channel.current?.id == 1)
+        let cancelledSpeaking = channel.stop(client: "a", dropQueued: true, cause: "cancel")
+        #expect(cancelledSpeaking.count == 1)
+        #expect(channel.current == nil)
     }
 
     @Test(arguments: SpeechRequest.allCases)
