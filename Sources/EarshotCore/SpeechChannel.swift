@@ -139,8 +139,8 @@ public struct SpeechChannel: Sendable {
                 effects.append(
                     .cut(current, by: Interruption(utterance: utterance.id, description: utterance.shortName)))
             }
-            if let promotedRank, promotedRank > entry.rank {
-                // A promoted message outranks the newcomer: it speaks first, the newcomer waits.
+            if let promotedRank, promotedRank >= entry.rank {
+                // Promoted messages are older: at the newcomer's rank or above they speak first, and it waits.
                 currentEntry = nil
                 file(entry)
                 effects += startNext()
@@ -157,7 +157,7 @@ public struct SpeechChannel: Sendable {
             file(entry)
             effects += startNext()
         case .enqueue, .afterCurrent:
-            if currentEntry == nil, let promotedRank, promotedRank > entry.rank {
+            if currentEntry == nil, let promotedRank, promotedRank >= entry.rank {
                 file(entry)
                 effects += startNext()
             } else if currentEntry == nil {

@@ -35,7 +35,7 @@ public struct ConformanceReport: Sendable {
 
     /// One line per scenario: whether it agrees, each message as `priority "text" predicted/observed`, the orders.
     public var table: String {
-        var rows: [[String]] = [["", "SCENARIO", "MESSAGES (earshot / server)", "START Δ"]]
+        var rows: [[String]] = [["", "SCENARIO", "MESSAGES (earshot / server)", "STARTS earshot→server (Δ − latency)"]]
         for result in results {
             let messages = result.messages.map { message -> String in
                 let fate =
@@ -45,7 +45,7 @@ public struct ConformanceReport: Sendable {
             }.joined(separator: "; ")
             let deltas = result.messages.compactMap { message -> String? in
                 guard let observed = message.observedStart, let predicted = message.predictedStart else { return nil }
-                return (observed - predicted - medianLatency).formatted
+                return "\(predicted)→\(observed) (\((observed - predicted - medianLatency).formatted))"
             }.joined(separator: " ")
             let order = result.predictedOrder == result.observedOrder ? "" : "  order ✘ server: \(result.observedOrder)"
             rows.append([result.agrees ? "✔" : "✘", result.scenario, messages + order, deltas])

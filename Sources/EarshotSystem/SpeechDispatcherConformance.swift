@@ -206,29 +206,36 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             case .cancel: try client.command("CANCEL self")
             }
         }
-        // Settled: every message ended or was cancelled, or nothing has begun without finishing for 1.5 s.
+        // Settled when no message is speaking (its last event a BEGIN) and the events have been quiet for a while:
+        // 300 ms once every message's last event is an END or CANCELED, else 1.5 s. A CANCELED message can still
+        // begin later (the server's last-progress block keeps a copy under the same id), so the last event counts.
         let deadline = Date().addingTimeInterval(30)
         var quietSince = Date()
         var lastCount = -1
         while Date() < deadline {
             let events = clients.values.flatMap(\.receivedEvents)
-            let finished = Set(events.filter { $0.kind == .end || $0.kind == .cancel }.map(\.messageID))
-            if sent.allSatisfy({ finished.contains($0.id) }) { break }
-            let begun = Set(events.filter { $0.kind == .begin }.map(\.messageID))
             if events.count != lastCount {
                 lastCount = events.count
                 quietSince = Date()
             }
-            if begun.isSubset(of: finished), Date().timeIntervalSince(quietSince) > 1.5 { break }
+            var last: [Int: SSIPEvent.Kind] = [:]
+            for event in events.sorted(by: { $0.monotonic < $1.monotonic }) where event.kind != .indexMark {
+                last[event.messageID] = event.kind
+            }
+            let speaking = last.values.contains(.begin)
+            let settled = sent.allSatisfy { last[$0.id] == .end || last[$0.id] == .cancel }
+            let quiet = Date().timeIntervalSince(quietSince)
+            if !speaking, quiet > (settled ? 0.3 : 1.5) { break }
             usleep(20_000)
         }
         return sent.map { message in
             let events = (clients[message.client]?.receivedEvents ?? []).filter { $0.messageID == message.id }
             let begin = events.first { $0.kind == .begin }
+            let afterBegin = events.drop { $0.kind != .begin }
             let outcome: MessageOutcome
             if begin == nil {
                 outcome = .discarded
-            } else if events.contains(where: { $0.kind == .end }) {
+            } else if afterBegin.contains(where: { $0.kind == .end }) {
                 outcome = .spoken
             } else {
                 outcome = .cut

@@ -260,6 +260,16 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         #expect(channel.queue.map(\.text) == ["10 percent", "50 percent", "Done"])
     }
 
+    @Test func promotedProgressIsOlderSoItSpeaksBeforeTheMessageThatCutTheSeries() {
+        var channel = SpeechChannel()
+        _ = channel.request(utterance(0, "Copying"), ssip: .progress, client: "a")
+        _ = channel.request(utterance(1, "40 percent"), ssip: .progress, client: "a")
+        let (_, effects) = channel.request(utterance(2, "Done"), ssip: .message, client: "b")
+        #expect(effects.first == .cut(utterance(0, "Copying"), by: Interruption(utterance: 2, description: "announcement \"Done\"")))
+        #expect(effects.last == .start(utterance(1, "40 percent")))
+        #expect(channel.queue.map(\.text) == ["Done"])
+    }
+
     @Test func progressReplacedWhileSomethingSpeaksIsDroppedWhenTheNextMessageStarts() {
         var channel = SpeechChannel()
         _ = channel.request(utterance(0, "Copying"), ssip: .progress, client: "a")
