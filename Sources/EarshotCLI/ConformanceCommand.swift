@@ -38,27 +38,9 @@ public struct ConformanceCommand: Command {
             throw CommandFailure("\(error)")
         }
         defer { server.stop() }
-        let report = try Self.run(scenarios, server: server) { context.print("  \($0)") }
+        let report = try SpeechDispatcherConformance.run(scenarios, server: server) { context.print("  \($0)") }
         context.writeOutput(report.table)
         context.print(report.summary)
         return report.results.allSatisfy(\.agrees) ? ExitCode.success : ExitCode.failure
-    }
-
-    /// Calibrates against `server` and compares every scenario; `progress` hears each scenario's name as it runs.
-    public static func run(
-        _ scenarios: [SSIPScenario], server: SpeechDispatcherServer, progress: (String) -> Void = { _ in }
-    ) throws -> ConformanceReport {
-        let synthesizer = try EspeakSynthesizer.shared()
-        let conformance = SpeechDispatcherConformance(server: server, synthesizer: synthesizer)
-        progress("calibrating: each text spoken alone, twice")
-        try conformance.calibrate(scenarios.flatMap(\.texts))
-        var results: [ConformanceResult] = []
-        for scenario in scenarios {
-            progress(scenario.name)
-            results.append(try conformance.compare(scenario))
-        }
-        return ConformanceReport(
-            results: results, medianLatency: conformance.medianLatency, latencyJitter: conformance.latencyJitter,
-            durationJitter: conformance.durationJitter)
     }
 }

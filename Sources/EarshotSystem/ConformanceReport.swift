@@ -10,13 +10,40 @@ public struct ConformanceReport: Sendable {
     public var latencyJitter: TimeSpan
     /// The largest spread of one text's measured length.
     public var durationJitter: TimeSpan
+    /// send→BEGIN of an `important` message cutting another, each calibration round.
+    public var cutLatencies: [TimeSpan]
+    /// END→BEGIN between a message and the next queued one, each calibration round.
+    public var handovers: [TimeSpan]
 
     /// Creates a report.
-    public init(results: [ConformanceResult], medianLatency: TimeSpan, latencyJitter: TimeSpan, durationJitter: TimeSpan) {
+    public init(
+        results: [ConformanceResult], medianLatency: TimeSpan, latencyJitter: TimeSpan, durationJitter: TimeSpan,
+        cutLatencies: [TimeSpan] = [], handovers: [TimeSpan] = []
+    ) {
         self.results = results
         self.medianLatency = medianLatency
         self.latencyJitter = latencyJitter
         self.durationJitter = durationJitter
+        self.cutLatencies = cutLatencies
+        self.handovers = handovers
+    }
+
+    /// How far a start that happens on arrival may be from the prediction: the slowest measured start (idle or
+    /// cutting another message) plus the idle start's jitter.
+    public var arrivalTolerance: TimeSpan {
+        (cutLatencies.max() ?? .zero) + latencyJitter
+    }
+
+    /// How far a start after another message ends may be: the slowest measured handover plus twice the length
+    /// jitter (the message before it and its own predecessor's measurement).
+    public var handoverTolerance: TimeSpan {
+        (handovers.max() ?? .zero) + durationJitter * 2
+    }
+
+    /// The middle value of `spans` by magnitude.
+    public static func medianMagnitude(_ spans: [TimeSpan]) -> TimeSpan {
+        let sorted = spans.map { TimeSpan(nanoseconds: abs($0.nanoseconds)) }.sorted()
+        return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
     }
 
     /// Observed minus predicted start, less the median latency, of every message both started.
@@ -62,18 +89,23 @@ public struct ConformanceReport: Sendable {
     public var summary: String {
         let agreeing = results.filter(\.agrees).count
         let outcomes = outcomeAgreement
-        func describe(_ spans: [TimeSpan]) -> String {
+        func describe(_ spans: [TimeSpan], within tolerance: TimeSpan) -> String {
             let sorted = spans.map { TimeSpan(nanoseconds: abs($0.nanoseconds)) }.sorted()
             guard let worst = sorted.last else { return "none" }
-            return "\(sorted.count) starts, median |Δ| \(sorted[sorted.count / 2]), max \(worst)"
+            let inside = sorted.filter { $0 <= tolerance }.count
+            return "\(sorted.count) starts, median |Δ| \(sorted[sorted.count / 2]), max \(worst); "
+                + "\(inside) of \(sorted.count) within \(tolerance)"
         }
+        let cuts = cutLatencies.map(\.formatted).joined(separator: ", ")
+        let gaps = handovers.map(\.formatted).joined(separator: ", ")
         return """
             \(agreeing) of \(results.count) scenarios agree (outcome of every message and the order); \
             \(outcomes.agree) of \(outcomes.total) messages' outcomes agree.
             server: send→BEGIN latency median \(medianLatency), jitter \(latencyJitter); \
-            length jitter \(durationJitter) (each text spoken alone twice).
-            starts on arrival: \(describe(startDifferences(onArrival: true))).
-            starts after another message ends: \(describe(startDifferences(onArrival: false))).
+            length jitter \(durationJitter) (each text spoken alone twice); a cut-and-start took \(cuts); \
+            END→next BEGIN took \(gaps).
+            starts on arrival: \(describe(startDifferences(onArrival: true), within: arrivalTolerance)).
+            starts after another message ends: \(describe(startDifferences(onArrival: false), within: handoverTolerance)).
 
             """
     }

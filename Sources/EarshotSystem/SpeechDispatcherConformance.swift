@@ -69,6 +69,11 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
     public private(set) var latencies: [TimeSpan] = []
     /// Largest difference between two measurements of the same text's length.
     public private(set) var durationJitter: TimeSpan = .zero
+    /// Measured send→BEGIN latencies of an `important` message cutting a `message` (the server stops the module
+    /// first).
+    public private(set) var cutLatencies: [TimeSpan] = []
+    /// Measured END→BEGIN gaps between a message and the one queued behind it.
+    public private(set) var handovers: [TimeSpan] = []
 
     /// Prepares a comparison against `server`; `synthesizer` gives word positions (espeak-ng).
     public init(server: SpeechDispatcherServer, synthesizer: any Synthesizer) {
@@ -110,11 +115,53 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
                 lengths[text, default: []].append(TimeSpan(nanoseconds: Int64(end.monotonic &- begin.monotonic)))
             }
         }
+        for _ in 0..<repeats {
+            let first = try client.speak(SSIPScenario.long, priority: .message)
+            let second = try client.speak(SSIPScenario.short, priority: .message)
+            _ = client.waitForEvents(timeout: .seconds(15)) { events in
+                events.contains { $0.messageID == second && ($0.kind == .end || $0.kind == .cancel) }
+            }
+            let events = client.receivedEvents
+            if let end = events.first(where: { $0.messageID == first && $0.kind == .end }),
+                let begin = events.first(where: { $0.messageID == second && $0.kind == .begin })
+            {
+                handovers.append(TimeSpan(nanoseconds: Int64(begin.monotonic &- end.monotonic)))
+            }
+            _ = try client.speak(SSIPScenario.long, priority: .message)
+            usleep(300_000)
+            let sent = RealTimeClock.monotonicNanoseconds()
+            let cutter = try client.speak(SSIPScenario.short, priority: .important)
+            _ = client.waitForEvents(timeout: .seconds(15)) { events in
+                events.contains { $0.messageID == cutter && ($0.kind == .end || $0.kind == .cancel) }
+            }
+            if let begin = client.receivedEvents.first(where: { $0.messageID == cutter && $0.kind == .begin }) {
+                cutLatencies.append(TimeSpan(nanoseconds: Int64(begin.monotonic &- sent)))
+            }
+        }
         for (text, measured) in lengths {
             let sorted = measured.sorted()
             durations[text] = sorted[sorted.count / 2]
             if let low = sorted.first, let high = sorted.last { durationJitter = max(durationJitter, high - low) }
         }
+    }
+
+    /// Calibrates against `server` and compares every scenario; `progress` hears each scenario's name as it runs.
+    public static func run(
+        _ scenarios: [SSIPScenario], server: SpeechDispatcherServer, progress: (String) -> Void = { _ in }
+    ) throws -> ConformanceReport {
+        let synthesizer = try EspeakSynthesizer.shared()
+        let conformance = SpeechDispatcherConformance(server: server, synthesizer: synthesizer)
+        progress("calibrating: each text spoken alone, twice")
+        try conformance.calibrate(scenarios.flatMap(\.texts))
+        var results: [ConformanceResult] = []
+        for scenario in scenarios {
+            progress(scenario.name)
+            results.append(try conformance.compare(scenario))
+        }
+        return ConformanceReport(
+            results: results, medianLatency: conformance.medianLatency, latencyJitter: conformance.latencyJitter,
+            durationJitter: conformance.durationJitter, cutLatencies: conformance.cutLatencies,
+            handovers: conformance.handovers)
     }
 
     /// Runs `scenario` on the engine and on the server and compares them.
