@@ -5,7 +5,7 @@ SWIFT      ?= swift
 BUILD_DIR  ?= .build
 EARSHOT     = $(BUILD_DIR)/release/earshot
 APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
-               sox alsa-utils fonts-noto-color-emoji chromium
+               sox alsa-utils fonts-noto-color-emoji chromium speech-dispatcher speech-dispatcher-espeak-ng
 
 .PHONY: deps build release demo test check clean
 
