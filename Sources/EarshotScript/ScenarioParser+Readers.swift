@@ -32,6 +32,41 @@ extension ParserState {
     }
 }
 
+extension ParserState {
+    /// `under READER…` after a check's name: the readers the check is for (`talkback`, `nvda`, …; commas allowed).
+    mutating func parseCheckReaders(_ cursor: inout TokenCursor) throws(ParseFailure) -> [ScreenReader]? {
+        guard cursor.accept("under") else { return nil }
+        var readers: [ScreenReader] = []
+        let names = ScreenReader.allCases.map(\.rawValue)
+        while let token = cursor.current, token.kind == .word {
+            cursor.advance()
+            for name in token.text.split(separator: ",").map(String.init) {
+                guard let reader = ScreenReader.named(name) else {
+                    throw cursor.failure(
+                        at: token, "unknown screen reader '\(name)'",
+                        hint: Suggestion.hint(for: name, among: names) ?? "readers: \(names.joined(separator: ", "))")
+                }
+                if !readers.contains(reader) { readers.append(reader) }
+            }
+        }
+        guard !readers.isEmpty else {
+            throw cursor.failure(at: cursor.current, "expected a screen reader after 'under'", hint: "write: under talkback")
+        }
+        return readers
+    }
+}
+
+extension ScenarioCheck {
+    /// True when the check is for `reader` (a check that names no reader is for all).
+    public func applies(to reader: ScreenReader) -> Bool { readers?.contains(reader) ?? true }
+
+    /// The name as results show it: with the readers it is for, when it names them.
+    public var nameUnderReaders: String {
+        guard let readers else { return name }
+        return name + " (under " + readers.map(\.displayName).joined(separator: ", ") + ")"
+    }
+}
+
 extension Lowering {
     func ssip(_ event: ScenarioSSIP) -> AppAction {
         switch event {

@@ -117,6 +117,44 @@ import Testing
         }
     }
 
+    static let readerCheckScript = """
+        title "Readers"
+        pattern announcement-spam
+        variant after
+        screen S
+          button add "Add"
+        at 0s  focus add
+        +100ms announce "Added to cart"
+        wait 3s
+        check "the confirmation cuts the focus read":
+          exactly 1 cut
+        check "the confirmation waits for the focus read" under talkback, nvda:
+          no cut
+        """
+
+    @Test(arguments: [
+        (ScreenReader.voiceOver, ["the confirmation cuts the focus read"], [true]),
+        (.talkBack, ["the confirmation cuts the focus read", "the confirmation waits for the focus read (under TalkBack, NVDA)"], [false, true]),
+        (.nvda, ["the confirmation cuts the focus read", "the confirmation waits for the focus read (under TalkBack, NVDA)"], [false, true]),
+    ])
+    func aCheckUnderNamedReadersRunsOnlyUnderThem(reader: ScreenReader, names: [String], verdicts: [Bool]) throws {
+        let (_, checks) = try Self.run(Self.readerCheckScript, path: "readers.earshot", reader: reader)
+        #expect(checks.map(\.name) == names)
+        #expect(checks.map(\.passed) == verdicts)
+    }
+
+    @Test func anUnknownReaderAfterUnderIsReportedWithASuggestion() throws {
+        let source = Self.readerCheckScript.replacingOccurrences(of: "under talkback, nvda", with: "under talkbak")
+        do {
+            _ = try ScenarioParser.parse(source: source, path: "readers.earshot")
+            Issue.record("parsed an unknown reader")
+        } catch {
+            #expect(error.description.hasPrefix("readers.earshot:11:57: error: unknown screen reader"), "\(error.description)")
+            #expect(error.description.contains("unknown screen reader 'talkbak'"))
+            #expect(error.description.contains("talkback"))
+        }
+    }
+
     @Test func anUnknownReaderIsABadCommandLineWithASuggestion() throws {
         let result = try EarshotBinary.run(
             ["check", "--reader", "talkbak", packageRoot + "/Scripts/announcement-spam/after-cart.earshot"])
