@@ -31,7 +31,8 @@ extension CompareCommand {
                 if index > 0 { items.append(.pause(gap)) }
                 let spoken = reader.spokenName + "."
                 items.append(.label(documents.count > 1 && index == 0 ? "\(document.header.title). \(spoken)" : spoken))
-                items.append(.run(name: documents.count > 1 ? "\(scriptName) \(reader.displayName)" : reader.displayName, run))
+                items.append(
+                    .run(name: documents.count > 1 ? "\(scriptName) \(reader.displayName)" : reader.displayName, run))
             }
         }
         return try RenderOutputs.render(items, to: outputPath, speech: speech, context: context)

@@ -27,7 +27,8 @@ public struct CompareCommand: Command {
         options: [
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
-            ScenarioInputs.profileOption, ReaderOptions.reader, ReaderOptions.readers, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
+            ScenarioInputs.profileOption, ReaderOptions.reader, ReaderOptions.readers, VoiceOptions.voice,
+            VoiceOptions.voices, ReviewPage.htmlOption,
             ReviewPage.linkAudioOption,
         ],
         examples: [

@@ -6,7 +6,9 @@ public enum ReaderOptions {
     /// `--reader <name>`: hear the script under another screen reader's rules.
     public static let reader = OptionSpec.value(
         "reader", valueName: "name",
-        help: "Screen reader rules: \(ScreenReader.allCases.map(\.rawValue).joined(separator: ", ")) (default: voiceover).")
+        help:
+            "Screen reader rules: \(ScreenReader.allCases.map(\.rawValue).joined(separator: ", ")) (default: voiceover)."
+    )
 
     /// `--readers <a,b,…>`: compare one script under several readers.
     public static let readers = OptionSpec.value(
@@ -20,7 +22,8 @@ public enum ReaderOptions {
         guard let reader = ScreenReader.named(name) else {
             let known = ScreenReader.allCases.map(\.rawValue)
             let guess = Spelling.nearest(to: name, among: known, limit: 3).map { " (did you mean '\($0)'?)" } ?? ""
-            throw UsageError("--reader \(name): no such screen reader\(guess); readers: \(known.joined(separator: ", "))")
+            throw UsageError(
+                "--reader \(name): no such screen reader\(guess); readers: \(known.joined(separator: ", "))")
         }
         return reader
     }

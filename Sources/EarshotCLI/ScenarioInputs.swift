@@ -158,7 +158,8 @@ public enum ScenarioInputs {
         } catch {
             throw UsageError("\(error)")
         }
-        return try run(document, speech: speech, arguments: arguments, profile: ReaderOptions.apply(arguments, to: profile))
+        return try run(
+            document, speech: speech, arguments: arguments, profile: ReaderOptions.apply(arguments, to: profile))
     }
 
     /// Runs one document headlessly under `profile`, with the voice the options ask for.

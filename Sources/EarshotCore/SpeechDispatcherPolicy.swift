@@ -90,7 +90,8 @@ public enum SpeechDispatcherPolicy {
         let lane = priority.rawValue
         let speaking = channel.current.flatMap { SSIPPriority(rawValue: $0.lane) }
         if let speaking, rule.discardedWhileSpeaking.contains(speaking) {
-            return ReaderDecision(rule: rule.name, reaction: .drop(.cancelledByPriority), lane: lane, rank: priority.rank)
+            return ReaderDecision(
+                rule: rule.name, reaction: .drop(.cancelledByPriority), lane: lane, rank: priority.rank)
         }
         let drop = QueueDrop(
             lanes: Set(rule.removes.map(\.rawValue)), reason: .cancelledByPriority,
@@ -98,7 +99,8 @@ public enum SpeechDispatcherPolicy {
         let promote =
             rule.keepsLastProgress
             ? ReaderDecision.Promotion(
-                from: SSIPPriority.progress.rawValue, to: SSIPPriority.message.rawValue, rank: SSIPPriority.message.rank)
+                from: SSIPPriority.progress.rawValue, to: SSIPPriority.message.rawValue, rank: SSIPPriority.message.rank
+            )
             : nil
         let cuts = speaking.map { rule.cuts.contains($0) } ?? false
         return ReaderDecision(

@@ -50,7 +50,8 @@ extension ParserState {
             }
         }
         guard !readers.isEmpty else {
-            throw cursor.failure(at: cursor.current, "expected a screen reader after 'under'", hint: "write: under talkback")
+            throw cursor.failure(
+                at: cursor.current, "expected a screen reader after 'under'", hint: "write: under talkback")
         }
         return readers
     }

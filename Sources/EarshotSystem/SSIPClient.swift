@@ -127,8 +127,9 @@ public final class SSIPClient: @unchecked Sendable {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeMutableBytes { buffer in
-                send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            let sent = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return send(descriptor, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
             }
             guard sent > 0 else { throw SSIPError("\(socketPath): connection lost while sending") }
             offset += sent

@@ -64,13 +64,22 @@ extension SSIPScenario {
                 [speak(0, "a", .important, long), speak(400, "b", .text, "Older text"), speak(800, "b", .text, short)]),
             SSIPScenario(
                 "message waits behind message, in order",
-                [speak(0, "a", .message, long), speak(400, "b", .message, "Second message"), speak(800, "c", .message, "Third")]),
+                [
+                    speak(0, "a", .message, long), speak(400, "b", .message, "Second message"),
+                    speak(800, "c", .message, "Third"),
+                ]),
             SSIPScenario(
                 "STOP cuts the speaking client's message",
-                [speak(0, "a", .message, long), speak(300, "b", .message, short), Step(at: .milliseconds(800), .stop(client: "a"))]),
+                [
+                    speak(0, "a", .message, long), speak(300, "b", .message, short),
+                    Step(at: .milliseconds(800), .stop(client: "a")),
+                ]),
             SSIPScenario(
                 "STOP from a client that is not speaking changes nothing",
-                [speak(0, "a", .message, long), speak(300, "b", .message, short), Step(at: .milliseconds(800), .stop(client: "b"))]),
+                [
+                    speak(0, "a", .message, long), speak(300, "b", .message, short),
+                    Step(at: .milliseconds(800), .stop(client: "b")),
+                ]),
             SSIPScenario(
                 "CANCEL cuts the client's message and drops its queue",
                 [
@@ -94,7 +103,10 @@ extension SSIPScenario {
                 [speak(0, "a", .notification, long), speak(500, "a", .notification, short)]),
             SSIPScenario(
                 "three clients: important cuts a message, text waits",
-                [speak(0, "a", .message, long), speak(300, "b", .text, "Waiting text"), speak(600, "c", .important, short)]),
+                [
+                    speak(0, "a", .message, long), speak(300, "b", .text, "Waiting text"),
+                    speak(600, "c", .important, short),
+                ]),
         ]
         return scenarios
     }()

@@ -86,7 +86,8 @@ public final class SpeechDispatcherServer: @unchecked Sendable {
 
             """
         try configuration.write(toFile: directory + "/conf/speechd.conf", atomically: true, encoding: .utf8)
-        let module = (try? String(contentsOfFile: "/etc/speech-dispatcher/modules/espeak-ng.conf", encoding: .utf8)) ?? ""
+        let module =
+            (try? String(contentsOfFile: "/etc/speech-dispatcher/modules/espeak-ng.conf", encoding: .utf8)) ?? ""
         try module.write(toFile: directory + "/conf/modules/espeak-ng.conf", atomically: true, encoding: .utf8)
     }
 

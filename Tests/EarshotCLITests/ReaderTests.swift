@@ -99,7 +99,9 @@ import Testing
             if case .app(let text) = event.kind { return text }
             return nil
         }
-        #expect(notes.contains("ssip message \"Copying your photos to the card\" client files (only speech-dispatcher hears SSIP)"))
+        #expect(
+            notes.contains(
+                "ssip message \"Copying your photos to the card\" client files (only speech-dispatcher hears SSIP)"))
     }
 
     @Test(arguments: [
@@ -134,8 +136,20 @@ import Testing
 
     @Test(arguments: [
         (ScreenReader.voiceOver, ["the confirmation cuts the focus read"], [true]),
-        (.talkBack, ["the confirmation cuts the focus read", "the confirmation waits for the focus read (under TalkBack, NVDA)"], [false, true]),
-        (.nvda, ["the confirmation cuts the focus read", "the confirmation waits for the focus read (under TalkBack, NVDA)"], [false, true]),
+        (
+            .talkBack,
+            [
+                "the confirmation cuts the focus read",
+                "the confirmation waits for the focus read (under TalkBack, NVDA)",
+            ], [false, true]
+        ),
+        (
+            .nvda,
+            [
+                "the confirmation cuts the focus read",
+                "the confirmation waits for the focus read (under TalkBack, NVDA)",
+            ], [false, true]
+        ),
     ])
     func aCheckUnderNamedReadersRunsOnlyUnderThem(reader: ScreenReader, names: [String], verdicts: [Bool]) throws {
         let (_, checks) = try Self.run(Self.readerCheckScript, path: "readers.earshot", reader: reader)
@@ -149,7 +163,9 @@ import Testing
             _ = try ScenarioParser.parse(source: source, path: "readers.earshot")
             Issue.record("parsed an unknown reader")
         } catch {
-            #expect(error.description.hasPrefix("readers.earshot:11:57: error: unknown screen reader"), "\(error.description)")
+            #expect(
+                error.description.hasPrefix("readers.earshot:11:57: error: unknown screen reader"),
+                "\(error.description)")
             #expect(error.description.contains("unknown screen reader 'talkbak'"))
             #expect(error.description.contains("talkback"))
         }

@@ -2,7 +2,9 @@ import EarshotCore
 import Testing
 
 /// A channel entry for the tables below.
-func entry(_ id: Int, _ text: String, lane: String, rank: Int = 0, uninterruptible: Bool = false, client: String = "reader")
+func entry(
+    _ id: Int, _ text: String, lane: String, rank: Int = 0, uninterruptible: Bool = false, client: String = "reader"
+)
     -> ChannelEntry
 {
     ChannelEntry(
@@ -64,7 +66,9 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         }
     }
 
-    @Test(arguments: [("Saved", true), ("Exactly thirty characters here", true), ("Your order is on the way to you", false)])
+    @Test(arguments: [
+        ("Saved", true), ("Exactly thirty characters here", true), ("Your order is on the way to you", false),
+    ])
     func announcementsOfThirtyCharactersOrFewerCannotBeCutByNewSpeech(text: String, uninterruptible: Bool) {
         let decision = TalkBackPolicy.decide(
             .announcementDefault, text: text, channel: .idle, settings: TalkBackSettings())
@@ -74,7 +78,8 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
     @Test(arguments: [(TimeSpan.milliseconds(400), true), (.milliseconds(999), true), (.milliseconds(1000), false)])
     func theSameTextHeardWithinASecondIsSkipped(ago: TimeSpan, skipped: Bool) {
         let view = ChannelView(recentlyEnded: [("Saved", ago)])
-        let decision = TalkBackPolicy.decide(.announcementDefault, text: "Saved", channel: view, settings: TalkBackSettings())
+        let decision = TalkBackPolicy.decide(
+            .announcementDefault, text: "Saved", channel: view, settings: TalkBackSettings())
         #expect((decision.reaction == .drop(.duplicate)) == skipped)
     }
 
@@ -94,7 +99,8 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         var channel = SpeechChannel()
         _ = channel.request(utterance(0, "Added"), as: .announcementDefault, profile: profile)
         _ = channel.request(utterance(1, "Sent"), as: .announcementDefault, profile: profile)
-        _ = channel.request(utterance(2, "A long announcement that anything may cut"), as: .announcementDefault, profile: profile)
+        _ = channel.request(
+            utterance(2, "A long announcement that anything may cut"), as: .announcementDefault, profile: profile)
         let (_, effects) = channel.request(utterance(3, "Cart, button", .focusRead), as: .focusMove, profile: profile)
         #expect(!effects.contains { if case .cut = $0 { true } else { false } })
         #expect(effects.contains { if case .drop(let u, .speechCancelled, _) = $0 { u.id == 2 } else { false } })
@@ -215,10 +221,13 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
     /// Queued priorities an arrival removes.
     static let removes: [P: Set<P>] = [
         .important: [.notification, .progress], .message: [.text, .notification, .progress],
-        .text: [.text, .notification, .progress], .notification: [.notification], .progress: [.notification, .progress],
+        .text: [.text, .notification, .progress], .notification: [.notification],
+        .progress: [.notification, .progress],
     ]
 
-    static let pairs: [(P, P?)] = P.allCases.flatMap { incoming in ([nil] + P.allCases.map(Optional.some)).map { (incoming, $0) } }
+    static let pairs: [(P, P?)] = P.allCases.flatMap { incoming in
+        ([nil] + P.allCases.map(Optional.some)).map { (incoming, $0) }
+    }
 
     @Test(arguments: pairs)
     func everyPriorityAgainstEverySpeakingPriorityFollowsTheRuleTable(incoming: P, speaking: P?) throws {
@@ -265,7 +274,9 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         _ = channel.request(utterance(0, "Copying"), ssip: .progress, client: "a")
         _ = channel.request(utterance(1, "40 percent"), ssip: .progress, client: "a")
         let (_, effects) = channel.request(utterance(2, "Done"), ssip: .message, client: "b")
-        #expect(effects.first == .cut(utterance(0, "Copying"), by: Interruption(utterance: 2, description: "announcement \"Done\"")))
+        #expect(
+            effects.first
+                == .cut(utterance(0, "Copying"), by: Interruption(utterance: 2, description: "announcement \"Done\"")))
         #expect(effects.last == .start(utterance(1, "40 percent")))
         #expect(channel.queue.map(\.text) == ["Done"])
     }
@@ -276,7 +287,10 @@ func utterance(_ id: Int, _ text: String, _ kind: UtteranceKind = .announcement)
         _ = channel.request(utterance(1, "10 percent"), ssip: .progress, client: "a")
         _ = channel.request(utterance(2, "50 percent"), ssip: .progress, client: "a")
         let effects = channel.currentFinished()
-        #expect(effects == [.start(utterance(2, "50 percent")), .drop(utterance(1, "10 percent"), reason: .superseded, by: nil)])
+        #expect(
+            effects == [
+                .start(utterance(2, "50 percent")), .drop(utterance(1, "10 percent"), reason: .superseded, by: nil),
+            ])
         let (_, later) = channel.request(utterance(3, "Done"), ssip: .message, client: "a")
         #expect(later.contains { if case .cut(let u, _) = $0 { u.id == 2 } else { false } })
         #expect(channel.queue.isEmpty)
