@@ -95,6 +95,7 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
     static func format(_ duration: Duration) -> String { TimeSpan(duration).formatted }
 
     /// Builds the value from a timeline record; `timeline` resolves who cut it.
+    @_optimize(none)  // Swift 6.3.1's release optimizer (CopyPropagation) crashes on this initializer
     init(_ record: UtteranceRecord, in timeline: Timeline) {
         id = record.utterance.id
         text = record.utterance.text
@@ -107,19 +108,20 @@ public struct SpokenUtterance: Hashable, Sendable, CustomStringConvertible {
         end = record.stop.map(Duration.init)
         heardText = record.heardText
         lostWords = record.cutPoint?.lostWords ?? []
-        switch record.outcome {
-        case .pending:
-            outcome = .queued
-        case .speaking:
-            outcome = .speaking
-            heardText = ""
-        case .spoken:
-            outcome = .spoken
+        outcome = Self.outcome(of: record.outcome, in: timeline)
+        if case .speaking = record.outcome { heardText = "" }
+    }
+
+    /// The record's outcome in this API's terms.
+    static func outcome(of outcome: EarshotCore.Outcome, in timeline: Timeline) -> Outcome {
+        switch outcome {
+        case .pending: return .queued
+        case .speaking: return .speaking
+        case .spoken: return .spoken
         case .interrupted(_, _, let interruption):
             let cutter = interruption.utterance.flatMap { timeline.record($0) }
-            outcome = .interrupted(by: cutter?.utterance.text ?? interruption.description)
-        case .dropped(_, let reason, _):
-            outcome = .dropped(reason: reason)
+            return .interrupted(by: cutter?.utterance.text ?? interruption.description)
+        case .dropped(_, let reason, _): return .dropped(reason: reason)
         }
     }
 }
