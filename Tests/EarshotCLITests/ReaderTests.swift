@@ -211,6 +211,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/readers.wav"))
     }
 
+    @Test(arguments: ["check", "render", "listen", "compare"])
+    func everyCommandThatRunsScriptsTakesAReader(command: String) throws {
+        let result = try EarshotBinary.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("--reader"))
+    }
+
+    @Test(arguments: [
+        (["conformance", "talkback"], "conformance compares with speech-dispatcher only"),
+        (["conformance", "speech-dispatcher", "--scenario", "no such scenario"], "no scenario name contains"),
+    ])
+    func conformanceRejectsOtherServersAndUnknownScenariosBeforeStartingAnything(
+        arguments: [String], message: String
+    ) throws {
+        let result = try EarshotBinary.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.error.contains(message), "\(result.error)")
+    }
+
     @Test func compareRejectsReaderAndReadersTogether() throws {
         let result = try EarshotBinary.run([
             "compare", "--reader", "nvda", "--readers", "talkback,nvda",
