@@ -54,6 +54,14 @@ public struct ConformanceReport: Sendable {
         }
     }
 
+    /// For every message both cut: server words started minus Earshot's.
+    public var cutWordDifferences: [Int] {
+        results.flatMap(\.messages).compactMap { message in
+            guard let predicted = message.predictedWords, let observed = message.observedWords else { return nil }
+            return observed - predicted
+        }
+    }
+
     /// How many messages' outcomes agree, of how many.
     public var outcomeAgreement: (agree: Int, total: Int) {
         let messages = results.flatMap(\.messages)
@@ -65,9 +73,12 @@ public struct ConformanceReport: Sendable {
         var rows: [[String]] = [["", "SCENARIO", "MESSAGES (earshot / server)", "STARTS earshot→server (Δ − latency)"]]
         for result in results {
             let messages = result.messages.map { message -> String in
-                let fate =
+                var fate =
                     message.predicted == message.observed
                     ? message.predicted.rawValue : "\(message.predicted.rawValue) / \(message.observed.rawValue) ✘"
+                if let predicted = message.predictedWords, let observed = message.observedWords {
+                    fate += " at word \(predicted) / \(observed)"
+                }
                 return "\(message.priority.rawValue) \"\(message.text.prefix(18))\" \(fate)"
             }.joined(separator: "; ")
             let deltas = result.messages.compactMap { message -> String? in
@@ -83,6 +94,15 @@ public struct ConformanceReport: Sendable {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// Where cuts landed: how many messages both cut, and how many at the same word (index marks) or one off.
+    public var cutSummary: String {
+        let differences = cutWordDifferences
+        guard !differences.isEmpty else { return "none" }
+        let same = differences.filter { $0 == 0 }.count
+        let near = differences.filter { abs($0) <= 1 }.count
+        return "\(differences.count) messages cut by both; at the same word \(same), within one word \(near)"
     }
 
     /// The totals: scenarios agreeing, messages agreeing, and the timing figures.
@@ -106,6 +126,7 @@ public struct ConformanceReport: Sendable {
             END→next BEGIN took \(gaps).
             starts on arrival: \(describe(startDifferences(onArrival: true), within: arrivalTolerance)).
             starts after another message ends: \(describe(startDifferences(onArrival: false), within: handoverTolerance)).
+            cuts: \(cutSummary).
 
             """
     }

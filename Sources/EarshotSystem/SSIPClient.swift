@@ -9,7 +9,7 @@ import Foundation
 public struct SSIPEvent: Hashable, Sendable {
     /// What happened to the message.
     public enum Kind: String, Hashable, Sendable {
-        case indexMark = "INDEX_MARK", begin = "BEGIN", end = "END", cancel = "CANCELED", pause = "PAUSED"
+        case indexMark = "INDEX MARK", begin = "BEGIN", end = "END", cancel = "CANCELED", pause = "PAUSED"
         case resume = "RESUMED"
     }
 
@@ -93,11 +93,14 @@ public final class SSIPClient: @unchecked Sendable {
         return reply
     }
 
-    /// Speaks `text` with `priority` from this connection; returns the server's message id.
-    public func speak(_ text: String, priority: SSIPPriority) throws -> Int {
+    /// Speaks `text` with `priority` from this connection; returns the server's message id. With `marked` (the
+    /// connection must have `SET SELF SSML_MODE on`), an index mark named `0`, `1`, … goes before each word, so the
+    /// server reports each word as it starts.
+    public func speak(_ text: String, priority: SSIPPriority, marked: Bool = false) throws -> Int {
         try command("SET SELF PRIORITY \(priority.rawValue)")
         try command("SPEAK")
-        let body = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let spoken = marked ? Self.markedSSML(text) : text
+        let body = spoken.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix(".") ? "." + $0 : String($0) }.joined(separator: "\r\n")
         try write(body + "\r\n.\r\n")
         let reply = try nextReply(timeout: .seconds(5), command: "SPEAK data")
@@ -105,6 +108,15 @@ public final class SSIPClient: @unchecked Sendable {
             throw SSIPError("\(socketPath): SPEAK was not queued: \(reply.joined(separator: " | "))")
         }
         return id
+    }
+
+    /// `<speak><mark name="0"/>The <mark name="1"/>first …</speak>`, the text escaped for XML.
+    public static func markedSSML(_ text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace).map { word in
+            word.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+        }
+        return "<speak>" + words.enumerated().map { "<mark name=\"\($0)\"/>\($1)" }.joined(separator: " ") + "</speak>"
     }
 
     /// The events read so far, in the order read.

@@ -31,6 +31,10 @@ public struct ConformanceMessage: Hashable, Sendable {
     public var predictedStart: TimeSpan?
     /// When the server began it (its BEGIN event as read).
     public var observedStart: TimeSpan?
+    /// For a message Earshot cuts: how many of its words had started when it was cut.
+    public var predictedWords: Int?
+    /// For a message the server cut: how many of its words had started (index marks reached).
+    public var observedWords: Int?
 
     /// True when it starts the moment it arrives in the prediction (not after something else ends).
     public var startsOnArrival: Bool { predictedStart == sentAt }
@@ -103,7 +107,7 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
         for text in Set(texts).sorted() {
             for _ in 0..<repeats {
                 let sent = RealTimeClock.monotonicNanoseconds()
-                let id = try client.speak(text, priority: .message)
+                let id = try client.speak(text, priority: .message, marked: true)
                 let finished = client.waitForEvents(timeout: .seconds(15)) { events in
                     events.contains { $0.messageID == id && ($0.kind == .end || $0.kind == .cancel) }
                 }
@@ -116,8 +120,8 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             }
         }
         for _ in 0..<repeats {
-            let first = try client.speak(SSIPScenario.long, priority: .message)
-            let second = try client.speak(SSIPScenario.short, priority: .message)
+            let first = try client.speak(SSIPScenario.long, priority: .message, marked: true)
+            let second = try client.speak(SSIPScenario.short, priority: .message, marked: true)
             _ = client.waitForEvents(timeout: .seconds(15)) { events in
                 events.contains { $0.messageID == second && ($0.kind == .end || $0.kind == .cancel) }
             }
@@ -127,10 +131,10 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             {
                 handovers.append(TimeSpan(nanoseconds: Int64(begin.monotonic &- end.monotonic)))
             }
-            _ = try client.speak(SSIPScenario.long, priority: .message)
+            _ = try client.speak(SSIPScenario.long, priority: .message, marked: true)
             usleep(300_000)
             let sent = RealTimeClock.monotonicNanoseconds()
-            let cutter = try client.speak(SSIPScenario.short, priority: .important)
+            let cutter = try client.speak(SSIPScenario.short, priority: .important, marked: true)
             _ = client.waitForEvents(timeout: .seconds(15)) { events in
                 events.contains { $0.messageID == cutter && ($0.kind == .end || $0.kind == .cancel) }
             }
@@ -177,7 +181,8 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
                 ConformanceMessage(
                     text: text.description, priority: priority, sentAt: step.at,
                     predicted: prediction?.outcome ?? .discarded, observed: observation?.outcome ?? .discarded,
-                    predictedStart: prediction?.start, observedStart: observation?.start))
+                    predictedStart: prediction?.start, observedStart: observation?.start,
+                    predictedWords: prediction?.words, observedWords: observation?.words))
         }
         func order(_ starts: [(String, TimeSpan?)]) -> [String] {
             starts.compactMap { text, start in start.map { (text, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
@@ -194,6 +199,8 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
         var step: Int
         var outcome: MessageOutcome
         var start: TimeSpan?
+        /// Words started before a cut.
+        var words: Int? = nil
     }
 
     /// The engine's run of the scenario under the speech-dispatcher profile, with the measured durations.
@@ -218,7 +225,9 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             case .interrupted(let start, _, let by):
                 // The end of the run is not a cut the server would make.
                 let outcome: MessageOutcome = by.description == "scenario ended" ? .spoken : .cut
-                fates.append(Fate(step: step, outcome: outcome, start: start - .zero))
+                let words = record.utterance.text.split(whereSeparator: \.isWhitespace).count
+                let started = record.cutPoint.map { words - $0.lostWords.count + ($0.cutWord == nil ? 0 : 1) }
+                fates.append(Fate(step: step, outcome: outcome, start: start - .zero, words: started))
             default: fates.append(Fate(step: step, outcome: .discarded, start: nil))
             }
         }
@@ -231,6 +240,7 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
         let client = try SSIPClient(socketPath: server.socketPath)
         try client.command("SET SELF CLIENT_NAME earshot:conformance:\(name)")
         try client.command("SET SELF NOTIFICATION ALL ON")
+        try client.command("SET SELF SSML_MODE on")
         return client
     }
 
@@ -248,7 +258,8 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             guard let client = clients[step.command.client] else { continue }
             switch step.command {
             case .speak(let text, let priority, _):
-                sent.append((index, step.command.client, try client.speak(text.description, priority: priority)))
+                sent.append(
+                    (index, step.command.client, try client.speak(text.description, priority: priority, marked: true)))
             case .stop: try client.command("STOP self")
             case .cancel: try client.command("CANCEL self")
             }
@@ -287,9 +298,11 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             } else {
                 outcome = .cut
             }
+            let marks = events.filter { $0.kind == .indexMark }.compactMap { $0.mark.flatMap { Int($0) } }
             return Fate(
                 step: message.step, outcome: outcome,
-                start: begin.map { TimeSpan(nanoseconds: Int64($0.monotonic &- origin)) })
+                start: begin.map { TimeSpan(nanoseconds: Int64($0.monotonic &- origin)) },
+                words: outcome == .cut ? (marks.max() ?? -1) + 1 : nil)
         }
     }
 
