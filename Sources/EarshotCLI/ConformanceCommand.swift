@@ -21,6 +21,9 @@ public struct ConformanceCommand: Command {
         options: [.value("scenario", valueName: "text", help: "Only scenarios whose name contains this text.")],
         examples: ["conformance speech-dispatcher", "conformance speech-dispatcher --scenario progress"])
 
+    /// Ctrl-C and SIGTERM stop the private server and its PulseAudio (by PID) before the process exits.
+    public var handlesInterrupts: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let name = arguments.arguments("server").first ?? ""
         guard name == ScreenReader.speechDispatcher.rawValue else {
@@ -38,9 +41,25 @@ public struct ConformanceCommand: Command {
             throw CommandFailure("\(error)")
         }
         defer { server.stop() }
+        let signals = context.catchesInterrupts ? Self.stopOnInterrupt(server) : []
+        defer { for source in signals { source.cancel() } }
         let report = try SpeechDispatcherConformance.run(scenarios, server: server) { context.print("  \($0)") }
         context.writeOutput(report.table)
         context.print(report.summary)
         return report.results.allSatisfy(\.agrees) ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Signal handlers that stop `server` and exit with 130 (SIGINT) or 143 (SIGTERM).
+    static func stopOnInterrupt(_ server: SpeechDispatcherServer) -> [any DispatchSourceSignal] {
+        [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { number, status in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                server.stop()
+                _exit(status)
+            }
+            source.resume()
+            return source
+        }
     }
 }

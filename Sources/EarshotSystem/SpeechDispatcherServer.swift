@@ -40,8 +40,16 @@ public final class SpeechDispatcherServer: @unchecked Sendable {
             try startPulseAudio()
             try startServer()
         } catch {
+            // The folder goes with the daemons: keep the end of their logs in the message.
+            let logs = ["speech-dispatcher.log", "espeak-ng.log", "pulse.log"].compactMap { name -> String? in
+                guard let text = try? String(contentsOfFile: "\(self.directory)/log/\(name)", encoding: .utf8),
+                    !text.isEmpty
+                else { return nil }
+                return "\(name): " + text.split(separator: "\n").suffix(3).joined(separator: " | ")
+            }
             stop()
-            throw error
+            guard !logs.isEmpty else { throw error }
+            throw SSIPError("\(error)\n" + logs.joined(separator: "\n"))
         }
     }
 
@@ -124,7 +132,7 @@ public final class SpeechDispatcherServer: @unchecked Sendable {
             let text = try? String(contentsOfFile: pidPath, encoding: .utf8),
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            throw SSIPError("PulseAudio did not start; see \(directory)/log/pulse.log")
+            throw SSIPError("PulseAudio did not start in \(directory)")
         }
         pulsePID = pid
     }
@@ -144,7 +152,7 @@ public final class SpeechDispatcherServer: @unchecked Sendable {
         serverPID = process.processIdentifier
         guard Self.poll(timeout: 10, { Self.canConnect(self.socketPath) || !process.isRunning }), process.isRunning
         else {
-            throw SSIPError("speech-dispatcher did not start; see \(directory)/log/speech-dispatcher.log")
+            throw SSIPError("speech-dispatcher did not start in \(directory)")
         }
     }
 
