@@ -7,7 +7,8 @@ PREFIX     ?= /usr/local
 SHARE       = $(DESTDIR)$(PREFIX)/share/earshot
 EARSHOT     = $(BUILD_DIR)/release/earshot
 APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins pulseaudio pulseaudio-utils \
-               sox alsa-utils fonts-noto-color-emoji chromium python3-jsonschema
+               sox alsa-utils fonts-noto-color-emoji chromium python3-jsonschema speech-dispatcher \
+               speech-dispatcher-espeak-ng
 
 .PHONY: deps build release demo test check clean install install-files uninstall release-all consumer sanitize
 

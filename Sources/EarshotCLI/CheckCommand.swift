@@ -24,6 +24,7 @@ public struct CheckCommand: Command {
         arguments: [ArgumentSpec("path", arity: .oneOrMore, help: "Scripts, folders or pattern names.")],
         options: [
             ScenarioInputs.profileOption,
+            ReaderOptions.reader,
             VoiceOptions.voice,
             VoiceOptions.voices,
             .value("junit", valueName: "file.xml", help: "Also write the results as JUnit XML."),
@@ -137,7 +138,7 @@ public struct ScriptReport: Sendable {
         let document = run.document
         var lines = [
             "\(document.path) — \(document.header.title) (\(document.header.variant.rawValue), "
-                + "\(run.profile.name), voice \(run.voice.name))"
+                + "\(run.profile.label), voice \(run.voice.name))"
         ]
         for check in checks where !(quiet && check.passed) {
             lines.append("  \(check.passed ? style.pass("✔") : style.fail("✘")) \(check.name)")
@@ -155,7 +156,8 @@ public struct ScriptReport: Sendable {
             for finding in findings {
                 lines.append(
                     "    \(finding.impact.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) "
-                        + "\(finding.rule) ×\(finding.occurrences) — read \(finding.page): \(finding.message)")
+                        + "\(finding.rule) ×\(finding.occurrences) — read \(finding.page): \(finding.message)"
+                        + (run.profile.reader == .voiceOver ? "" : " (under \(run.profile.reader.displayName))"))
             }
         }
         return lines.joined(separator: "\n") + "\n\n"

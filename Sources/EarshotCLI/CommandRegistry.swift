@@ -12,6 +12,7 @@ public enum CommandRegistry {
         ListenCommand(),
         SamplesCommand(),
         BenchCommand(),
+        ConformanceCommand(),
     ]
 
     /// The command with `name`, if any.

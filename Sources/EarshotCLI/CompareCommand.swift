@@ -27,13 +27,15 @@ public struct CompareCommand: Command {
         options: [
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
-            ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
+            ScenarioInputs.profileOption, ReaderOptions.reader, ReaderOptions.readers, VoiceOptions.voice,
+            VoiceOptions.voices, ReviewPage.htmlOption,
             ReviewPage.linkAudioOption,
         ],
         examples: [
             "compare announcement-spam -o out/announcement-spam.wav",
             "compare announcement-spam --pair search -o out/search.wav",
             "compare before.earshot after.earshot -o ab.wav",
+            "compare --readers voiceover,talkback,nvda,speech-dispatcher search -o readers.wav --html readers.html",
         ])
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -44,6 +46,9 @@ public struct CompareCommand: Command {
     public static func render(
         _ arguments: ParsedArguments, outputPath: String, context: CommandContext
     ) throws -> RenderedAudio {
+        if let readers = try ReaderOptions.list(arguments) {
+            return try renderReaders(readers, arguments, outputPath: outputPath, context: context)
+        }
         let words = arguments.arguments("scripts")
         var pairs: [ScriptPair]
         switch words.count {

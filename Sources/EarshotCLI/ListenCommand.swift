@@ -36,6 +36,7 @@ public struct ListenCommand: Command {
             .value("compare", valueName: "pattern", help: "Play the pattern's before then after scripts."),
             .value("interactive", valueName: "script", help: "Take the user's part from the keyboard."),
             ScenarioInputs.profileOption,
+            ReaderOptions.reader,
             VoiceOptions.voice,
             VoiceOptions.voices,
             .flag("quiet", short: "q", help: "No live lines; only the transcripts and measurements."),

@@ -39,7 +39,8 @@ struct ListenSetup {
             throw UsageError("\(error)")
         }
         let voice = try speech.voice(for: document, override: arguments.value(VoiceOptions.voice.long))
-        return ScenarioRunner.prepare(document, profile: profile, voice: voice, speech: speech.speech)
+        return ScenarioRunner.prepare(
+            document, profile: try ReaderOptions.apply(arguments, to: profile), voice: voice, speech: speech.speech)
     }
 
     /// Plays one scripted scenario in real time, printing the live lines, then the transcript and measurements.

@@ -26,7 +26,8 @@ public struct RenderCommand: Command {
             """,
         arguments: [ArgumentSpec("script", help: "The scenario script.")],
         options: [
-            output, ScenarioInputs.profileOption, VoiceOptions.voice, VoiceOptions.voices, ReviewPage.htmlOption,
+            output, ScenarioInputs.profileOption, ReaderOptions.reader, VoiceOptions.voice, VoiceOptions.voices,
+            ReviewPage.htmlOption,
             ReviewPage.linkAudioOption,
         ],
         examples: [

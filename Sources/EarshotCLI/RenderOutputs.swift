@@ -161,7 +161,7 @@ public enum RenderOutputs {
         for segment in segments {
             let header: [String: Any] = [
                 "type": "segment", "name": segment.name, "script": segment.run.document.path,
-                "offset_ms": segment.offset.milliseconds, "profile": segment.run.profile.name,
+                "offset_ms": segment.offset.milliseconds, "profile": segment.run.profile.label,
                 "voice": segment.run.voice.name,
             ]
             if let data = try? JSONSerialization.data(

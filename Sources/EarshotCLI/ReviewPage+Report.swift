@@ -16,7 +16,7 @@ extension ReviewPage {
                 runs.count > 1 ? "Variants" : "Variant",
                 distinct(headers.map(\.variant.rawValue)).joined(separator: " → ")
             ))
-        rows.append(("Profile", distinct(runs.map(\.report.run.profile.name)).joined(separator: ", ")))
+        rows.append(("Profile", distinct(runs.map(\.report.run.profile.label)).joined(separator: ", ")))
         rows.append(("Voice", distinct(runs.map(\.report.run.voice.name)).joined(separator: ", ")))
         let different = distinct(headers.compactMap(\.saysDifferent))
         let titled = distinct(headers.map(\.title)).count > 1
@@ -80,7 +80,7 @@ extension ReviewPage {
             + "<dl class=\"facts\">"
             + "<div><dt>Script</dt><dd><code>\(escape(report.run.document.path))</code></dd></div>"
             + "<div><dt>Variant</dt><dd>\(escape(header.variant.rawValue))</dd></div>"
-            + "<div><dt>Profile</dt><dd>\(escape(report.run.profile.name))</dd></div>"
+            + "<div><dt>Profile</dt><dd>\(escape(report.run.profile.label))</dd></div>"
             + "<div><dt>Voice</dt><dd>\(escape(report.run.voice.name))</dd></div></dl>\n"
         html += checksList(report.checks, index: index)
         html += findingsTable(report.findings, index: index)

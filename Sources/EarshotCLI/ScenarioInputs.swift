@@ -168,6 +168,14 @@ public enum ScenarioInputs {
         } catch {
             throw UsageError("\(error)")
         }
+        return try run(
+            document, speech: speech, arguments: arguments, profile: ReaderOptions.apply(arguments, to: profile))
+    }
+
+    /// Runs one document headlessly under `profile`, with the voice the options ask for.
+    public static func run(
+        _ document: ScenarioDocument, speech: Speech, arguments: ParsedArguments, profile: UserProfile
+    ) throws -> ScenarioRun {
         let voice = try speech.voice(for: document, override: arguments.value(VoiceOptions.voice.long))
         return try ScenarioRunner.run(document, profile: profile, voice: voice, speech: speech.speech)
     }

@@ -97,6 +97,8 @@ public indirect enum AppAction: Hashable, Sendable {
     case load(String, LoadPhase)
     /// Run actions every `period`, `count` times, the first after one period (a `Timer.publish`).
     case repeating(every: TimeSpan, count: Int, actions: [AppAction])
+    /// A native speech-dispatcher event (heard only under the speech-dispatcher reader).
+    case ssip(SSIPCommand)
 }
 
 /// What the user does (V4, V11; Switch Control's scan is driven by the profile, not by these).

@@ -90,6 +90,8 @@ extension Simulation {
             record(.app(text))
         case .load(let name, let phase):
             record(.load(name: name, phase: phase))
+        case .ssip(let command):
+            run(command, context: context)
         case .after(let delay, let actions):
             scheduler.schedule(after: delay) { [unowned self] in run(actions, origin: origin, iteration: iteration) }
         case .repeating(let period, let count, let actions):

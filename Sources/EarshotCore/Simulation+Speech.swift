@@ -18,7 +18,8 @@ extension Simulation {
             timeline.utterances.append(record)
             return id
         }
-        let (decision, effects) = channel.request(utterance, as: request, settings: profile.voiceOver)
+        let (decision, effects) = channel.request(
+            utterance, as: request, profile: profile, recentlyEnded: recentlyEnded())
         var record = UtteranceRecord(utterance: utterance, voice: voice, rule: decision.rule)
         record.requestSequence = requested
         timeline.utterances.append(record)

@@ -53,6 +53,9 @@ public enum ChannelReaction: Hashable, Sendable {
     case enqueue
     /// Put it first in the queue: it starts when the current utterance ends.
     case afterCurrent
+    /// Cut what is speaking, queue the newcomer by its rank, and start whatever is first (NVDA dropping stale focus
+    /// speech: queued messages keep their place ahead of the new focus).
+    case cutThenQueue
     /// Do not speak it.
     case drop(DropReason)
 }

@@ -44,6 +44,17 @@ public enum DropReason: String, Hashable, Sendable, Codable, CaseIterable {
     case scenarioEnded = "scenario ended"
     /// Speech was turned off for the profile (sound off).
     case speechOff = "speech off"
+    /// A newer utterance of the same class replaced it (TalkBack's same-group content changes; speech-dispatcher's
+    /// `text`, `notification` and `progress`, which keep only the newest).
+    case superseded = "superseded by a newer one"
+    /// Something of a higher class arrived and the reader's rules cancel this class (speech-dispatcher).
+    case cancelledByPriority = "cancelled by a higher priority"
+    /// The same text was speaking, waiting, or heard a moment ago (TalkBack's duplicate window).
+    case duplicate = "duplicate of recent speech"
+    /// A key press cancelled all speech (NVDA), or an interrupting item cleared it (TalkBack).
+    case speechCancelled = "speech cancelled"
+    /// The client sent SSIP `CANCEL`.
+    case clientCancelled = "client cancelled"
 }
 
 /// A request to speak, as the profile sees it.

@@ -66,6 +66,12 @@ public struct UserProfile: Hashable, Sendable {
     public var closedCaptions: Bool
     /// The network the user is on.
     public var network: NetworkCondition
+    /// Whose speech rules apply (VoiceOver unless a run asks for another reader).
+    public var reader: ScreenReader = .voiceOver
+    /// TalkBack's settings, used when `reader` is TalkBack.
+    public var talkBack = TalkBackSettings()
+    /// NVDA's settings, used when `reader` is NVDA.
+    public var nvda = NVDASettings()
 
     /// Creates a profile.
     public init(
@@ -96,4 +102,14 @@ public struct UserProfile: Hashable, Sendable {
 
     /// The built-in profile called `name`.
     public static func named(_ name: String) -> UserProfile? { builtIn.first { $0.name == name } }
+
+    /// This profile with `reader`'s rules: the decisions and the settings the reader's sources give (TalkBack's
+    /// 400 ms hint delay is VoiceOver's default already; NVDA speaks no delayed hint, it reads the description with
+    /// the focus, so the hint follows at once).
+    public func reading(with reader: ScreenReader) -> UserProfile {
+        var copy = self
+        copy.reader = reader
+        if reader == .nvda { copy.voiceOver.hintDelay = .zero }
+        return copy
+    }
 }

@@ -16,8 +16,9 @@ public struct CheckEvaluator {
 
     /// Every check's verdict, in source order.
     public func evaluate() -> [CheckResult] {
-        run.document.checks.map { check in
-            CheckResult(name: check.name, location: check.location, assertions: check.assertions.map(evaluate))
+        run.document.checks.filter { $0.applies(to: run.profile.reader) }.map { check in
+            CheckResult(
+                name: check.nameUnderReaders, location: check.location, assertions: check.assertions.map(evaluate))
         }
     }
 

@@ -37,6 +37,8 @@ public enum ScenarioAppActionKind: Sendable {
     case showScreen(name: String)
     /// `load NAME after 2s [on 3g 6s]…:` a network load; its block runs when it completes.
     case load(ScenarioLoad)
+    /// `ssip PRIORITY "…" [client NAME]`, `ssip stop|cancel [client NAME]`: a native speech-dispatcher event.
+    case ssip(ScenarioSSIP)
 }
 
 /// `UIAccessibilityPriority` for an announcement (SPEECH-MODEL V1–V3).

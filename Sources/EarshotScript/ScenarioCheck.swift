@@ -8,6 +8,8 @@ public struct ScenarioCheck: Sendable {
     public var assertions: [ScenarioAssertion]
     /// The `check` line.
     public var location: SourceLocation
+    /// `check "…" under talkback nvda:` — the readers it applies to; nil for every reader.
+    public var readers: [ScreenReader]? = nil
 }
 
 /// One assertion line of a check.

@@ -212,6 +212,8 @@ extension ParserState {
                 }
             }
             kind = token.text == "screenChanged" ? .screenChanged(argument) : .layoutChanged(argument)
+        case "ssip":
+            kind = .ssip(try parseSSIP(&cursor, line: line))
         case "pageScrolled":
             kind = .pageScrolled(try template(&cursor, line: line, what: "the text"))
         case "play":

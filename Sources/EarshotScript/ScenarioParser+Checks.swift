@@ -11,6 +11,7 @@ extension ParserState {
     mutating func parseCheck(_ line: ScriptLine) throws(ParseFailure) {
         var cursor = TokenCursor(line, skipping: 1)
         let name = try cursor.string("the check's name (the card's Expected wording)")
+        let readers = try parseCheckReaders(&cursor)
         try cursor.finish()
         try requireBlock(line, keyword: "check")
         var assertions: [ScenarioAssertion] = []
@@ -30,7 +31,8 @@ extension ParserState {
             }
         }
         checks.append(
-            ScenarioCheck(name: name.text, assertions: assertions, location: location(line, line.tokens.first)))
+            ScenarioCheck(
+                name: name.text, assertions: assertions, location: location(line, line.tokens.first), readers: readers))
     }
 
     private static func stripComment(_ text: String) -> String {

@@ -31,6 +31,7 @@ let headerKeywords = [
 let userActionKeywords = ["focus", "swipe", "activate", "type", "scan", "submit"]
 let appActionKeywords = [
     "announce", "set", "debounce", "after", "screenChanged", "layoutChanged", "pageScrolled", "play", "show", "load",
+    "ssip",
 ]
 let topLevelKeywords =
     headerKeywords + ["screen", "data", "media", "on", "check", "at", "every", "wait"] + userActionKeywords

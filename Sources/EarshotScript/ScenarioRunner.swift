@@ -173,6 +173,7 @@ struct Lowering {
         case .playMedia(let name): return .playMedia(media(name))
         case .showText(let text, _): return .showText(template(text, at: action.location))
         case .showScreen(let name): return .showScreen(name)
+        case .ssip(let event): return ssip(event, at: action.location)
         case .load(let load):
             let delay = load.delay(on: network)
             return .after(
