@@ -34,9 +34,11 @@ extension BenchCommand {
 
         /// The exponents that exceed `ScalingFit.linearLimit`, by column name.
         public var superlinear: [String] {
-            [("check CPU", checkCPU), ("check memory", checkMemory), ("render CPU", renderCPU),
-             ("render memory", renderMemory)]
-                .compactMap { name, value in (value ?? 0) > ScalingFit.linearLimit ? name : nil }
+            [
+                ("check CPU", checkCPU), ("check memory", checkMemory), ("render CPU", renderCPU),
+                ("render memory", renderMemory),
+            ]
+            .compactMap { name, value in (value ?? 0) > ScalingFit.linearLimit ? name : nil }
         }
     }
 
@@ -67,22 +69,39 @@ extension BenchCommand {
         try AtomicFile.write(ScalingWorkload.rapid(events: 1), to: empty)
         let baseline = try measure(empty)
 
-        var rows: [ScalingRow] = []
-        var fits: [ScalingFitRow] = []
+        // Every child runs before this process simulates anything itself: a child's `ru_maxrss` starts from the
+        // resident size of the process that spawned it (Linux carries the pre-exec memory's high-water mark over
+        // exec), so the spawner must stay as small as a bare start-up while children run.
+        var children: [[(size: Int, path: String, check: ChildUsage, render: ChildUsage)]] = []
         for workload in workloads {
-            var measured: [ScalingRow] = []
+            var measured: [(size: Int, path: String, check: ChildUsage, render: ChildUsage)] = []
             for size in sizes(workload) {
                 progress("\(workload.name) \(size) \(workload.unit)")
                 let path = scratch + "/\(workload.name)-\(size).earshot"
                 try AtomicFile.write(workload.script(size), to: path)
                 let (check, render) = try measure(path)
-                let document = try ScenarioInputs.parse([path])[0]
+                measured.append((size, path, check, render))
+            }
+            children.append(measured)
+        }
+        var rows: [ScalingRow] = []
+        var fits: [ScalingFitRow] = []
+        for (workload, runs) in zip(workloads, children) {
+            var measured: [ScalingRow] = []
+            for run in runs {
+                let document = try ScenarioInputs.parse([run.path])[0]
                 var speech = base
                 speech.speech = SpeechLibrary(synthesizer: base.synthesizer)
-                let run = try ScenarioInputs.run(document, speech: speech, arguments: ParsedArguments(command: "bench"))
-                let (heard, _) = rawTexts(run.timeline, narrator: RenderOutputs.narratorVoice(base))
-                let raw = try cpuSeconds { for (text, voice) in heard { _ = try base.synthesizer.synthesize(text, voice: voice) } }
-                measured.append(ScalingRow(workload: workload.name, size: size, check: check, render: render, rawHeard: raw))
+                let timeline = try ScenarioInputs.run(
+                    document, speech: speech, arguments: ParsedArguments(command: "bench")
+                ).timeline
+                let (heard, _) = rawTexts(timeline, narrator: RenderOutputs.narratorVoice(base))
+                let raw = try cpuSeconds {
+                    for (text, voice) in heard { _ = try base.synthesizer.synthesize(text, voice: voice) }
+                }
+                measured.append(
+                    ScalingRow(
+                        workload: workload.name, size: run.size, check: run.check, render: run.render, rawHeard: raw))
             }
             rows += measured
             func fit(_ cost: (ScalingRow) -> Double, _ start: Double, floor: Double) -> Double? {
@@ -91,9 +110,11 @@ extension BenchCommand {
             fits.append(
                 ScalingFitRow(
                     workload: workload.name, checkCPU: fit(\.check.cpu, baseline.check.cpu, floor: 0.01),
-                    checkMemory: fit({ Double($0.check.peakKilobytes) }, Double(baseline.check.peakKilobytes), floor: 1024),
+                    checkMemory: fit(
+                        { Double($0.check.peakKilobytes) }, Double(baseline.check.peakKilobytes), floor: 1024),
                     renderCPU: fit(\.render.cpu, baseline.render.cpu, floor: 0.01),
-                    renderMemory: fit({ Double($0.render.peakKilobytes) }, Double(baseline.render.peakKilobytes), floor: 1024)))
+                    renderMemory: fit(
+                        { Double($0.render.peakKilobytes) }, Double(baseline.render.peakKilobytes), floor: 1024)))
         }
         return (rows, fits, baseline)
     }

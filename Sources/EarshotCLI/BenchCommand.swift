@@ -38,7 +38,8 @@ public struct BenchCommand: Command {
                     + ScalingWorkload.all.map(\.name).joined(separator: ", ") + ")."),
             .value("steps", valueName: "n", help: "With --scaling: only the n smallest sizes of each workload."),
             .value(
-                "earshot", valueName: "path", help: "With --scaling: the earshot executable to measure (default: this one)."),
+                "earshot", valueName: "path",
+                help: "With --scaling: the earshot executable to measure (default: this one)."),
         ],
         examples: ["bench", "bench announcement-spam --stopwatch 0", "bench --scaling --steps 3"])
 
