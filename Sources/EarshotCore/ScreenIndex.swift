@@ -5,11 +5,15 @@
 /// `phraseContext(of:in:traitWords:)`): where an id occurs twice, the first in document order.
 struct ScreenIndex {
     /// `Screen.navigationOrder`.
-    let order: [AccessibilityElement]
+    private(set) var order: [AccessibilityElement]
     /// Each id's first place in `order`.
     private let positions: [String: Int]
     /// Each id's first element in document order, hidden or not.
-    private let elements: [String: AccessibilityElement]
+    private var elements: [String: AccessibilityElement]
+    /// Where each id's first element sits in the tree: child indexes from the top level down.
+    private let paths: [String: [Int]]
+    /// True when no id occurs twice in the tree (then an element change can be applied in place).
+    private let idsAreUnique: Bool
     /// Whether each id's first element in document order is exposed (neither it nor an ancestor hidden).
     private let exposure: [String: Bool]
     /// The list or landmark each reachable element starts and ends (the innermost typed container holding it).
@@ -39,19 +43,29 @@ struct ScreenIndex {
 
         var elements: [String: AccessibilityElement] = [:]
         var exposure: [String: Bool] = [:]
+        var paths: [String: [Int]] = [:]
+        var unique = true
+        var path: [Int] = []
         func walk(_ list: [AccessibilityElement], hidden: Bool) {
-            for element in list {
+            for (offset, element) in list.enumerated() {
                 let nowHidden = hidden || element.isHidden
+                path.append(offset)
                 if elements[element.id] == nil {
                     elements[element.id] = element
                     exposure[element.id] = !nowHidden
+                    paths[element.id] = path
+                } else {
+                    unique = false
                 }
                 walk(element.children, hidden: nowHidden)
+                path.removeLast()
             }
         }
         walk(screen.elements, hidden: false)
         self.elements = elements
         self.exposure = exposure
+        self.paths = paths
+        self.idsAreUnique = unique
 
         // As `phraseContext` searches: typed containers in document order, hidden subtrees skipped, later (deeper)
         // containers overriding earlier ones for the elements they hold.
@@ -72,6 +86,27 @@ struct ScreenIndex {
         }
         search(screen.elements)
         self.edges = edges
+    }
+
+    /// Where the element with `id` sits in the tree (child indexes from the top level down).
+    func path(of id: String) -> [Int]? { paths[id] }
+
+    /// Takes in a change to the element with `id` (now in `screen`, `old` before), in place when the change
+    /// leaves the tree's shape as it was: same visibility, container, focusability, traits and children count,
+    /// and no id repeated. Then only the element and its ancestors (whose children hold it) are refreshed.
+    /// Returns false when the index must be rebuilt instead.
+    mutating func refresh(changed id: String, from old: AccessibilityElement, in screen: Screen) -> Bool {
+        guard idsAreUnique, let path = paths[id], let new = screen.element(at: path),
+            new.isHidden == old.isHidden, new.container == old.container, new.isFocusable == old.isFocusable,
+            new.traits == old.traits, new.containerType == old.containerType,
+            new.children.count == old.children.count
+        else { return false }
+        for depth in 1...path.count {
+            guard let node = screen.element(at: path[..<depth]) else { return false }
+            elements[node.id] = node
+            if let position = positions[node.id] { order[position] = node }
+        }
+        return true
     }
 
     /// The first place of `id` in the navigation order.

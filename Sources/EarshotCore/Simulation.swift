@@ -268,8 +268,16 @@ public final class Simulation {
     /// Changes an element. Changes made in one instant land together, as one SwiftUI/UIKit update does: whether
     /// focus lost its element is decided once they all are in.
     func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
-        let index = focusedID.flatMap(screenIndex.position(of:))
-        guard screen.update(id, change) else { return }
+        // The index is taken out of the cache so that the refresh below mutates the only copy of it.
+        var lookup = screenIndex
+        cachedIndex = nil
+        let index = focusedID.flatMap(lookup.position(of:))
+        // The first element with the id in document order, as `Screen.update(_:_:)` finds it, reached by its path.
+        guard let path = lookup.path(of: id), let old = lookup.element(id), screen.update(at: path, change) else {
+            cachedIndex = lookup
+            return
+        }
+        if lookup.refresh(changed: id, from: old, in: screen) { cachedIndex = lookup }
         timeline.screens.append((now, nextSequence(), screen))
         if batchDepth > 0 {
             if batchFocusIndex == nil { batchFocusIndex = .some(index) }
