@@ -36,6 +36,8 @@ struct ScalingBenchTests {
         }
         #expect(rows.prefix(3).map { $0.split(separator: " ")[1] } == ["10", "20", "40"])
         #expect(lines.contains { $0.hasPrefix("start-up ") })
+        // Header, rule, start-up, 6 sizes; the fit's title, header, rule and 2 workloads; nothing else.
+        #expect(lines.count == 14, "\(result.output)")
         for fit in rows.suffix(2) {
             let cells = fit.split(separator: " ", omittingEmptySubsequences: true)
             #expect(cells.dropFirst().prefix(4).allSatisfy { Double($0) != nil }, "\(fit)")
