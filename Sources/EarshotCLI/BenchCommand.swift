@@ -12,6 +12,7 @@ import Foundation
 /// full, with the same voices. It prints render time, audio length, real-time factor and the two ratios; the
 /// targets are ≤ 1.2× (a) and < 1.0× (b). Then it renders a generated stopwatch scenario (`--stopwatch`, an
 /// hour by default) streamed to disk and reports its time and the process's peak resident memory (VmHWM).
+/// With `--scaling` it runs the generated workloads of `ScalingWorkload` instead (see `BenchCommand+Scaling`).
 public struct BenchCommand: Command {
     /// Creates the command.
     public init() {}
@@ -26,8 +27,21 @@ public struct BenchCommand: Command {
                 "stopwatch", valueName: "seconds", help: "Length of the stopwatch render; 0 skips it.",
                 defaultValue: "3600"),
             VoiceOptions.voices,
+            .flag(
+                "scaling",
+                help: "Run generated workloads of growing size through check and render in child processes; fit "
+                    + "each workload's growth exponent."),
+            .flag("quick", help: "With --scaling: small sizes only (seconds in all)."),
+            .value(
+                "workload", valueName: "names",
+                help: "With --scaling: only these workloads, comma-separated ("
+                    + ScalingWorkload.all.map(\.name).joined(separator: ", ") + ")."),
+            .value("steps", valueName: "n", help: "With --scaling: only the n smallest sizes of each workload."),
+            .value(
+                "earshot", valueName: "path",
+                help: "With --scaling: the earshot executable to measure (default: this one)."),
         ],
-        examples: ["bench", "bench announcement-spam --stopwatch 0"])
+        examples: ["bench", "bench announcement-spam --stopwatch 0", "bench --scaling --steps 3"])
 
     /// One script's measurements.
     struct Row {
@@ -39,6 +53,7 @@ public struct BenchCommand: Command {
     }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        if arguments.flag("scaling") { return try runScaling(arguments, context: context) }
         var words = arguments.arguments("path")
         if words.isEmpty {
             guard let scripts = ScenarioInputs.scriptsFolder() else {
@@ -93,6 +108,39 @@ public struct BenchCommand: Command {
             context.print("")
             context.print(try stopwatch(seconds: seconds, speech: base, scratch: scratch, context: quiet))
         }
+        return ExitCode.success
+    }
+
+    /// `bench --scaling`: the chosen workloads at the chosen sizes, as a table with fitted exponents.
+    func runScaling(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        var workloads = ScalingWorkload.all
+        if let names = arguments.value("workload") {
+            let wanted = names.split(separator: ",").map(String.init)
+            for name in wanted where !workloads.contains(where: { $0.name == name }) {
+                throw UsageError(
+                    "--workload: no workload '\(name)' (there are "
+                        + workloads.map(\.name).joined(separator: ", ") + ")")
+            }
+            workloads = workloads.filter { wanted.contains($0.name) }
+        }
+        var steps = Int.max
+        if let text = arguments.value("steps") {
+            guard let number = Int(text), number >= 1 else { throw UsageError("--steps takes a whole number ≥ 1") }
+            steps = number
+        }
+        let quick = arguments.flag("quick")
+        let executable =
+            arguments.value("earshot")
+            ?? ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw CommandFailure("\(executable): not an executable earshot")
+        }
+        let speech = try ScenarioInputs.speech(arguments, context: context)
+        let result = try Self.scaling(
+            workloads, sizes: { Array((quick ? $0.quickSizes : $0.sizes).prefix(steps)) }, executable: executable,
+            speech: speech, progress: { context.printError("bench: " + $0) })
+        context.writeOutput(Self.scalingTable(result.rows, fits: result.fits, baseline: result.baseline))
         return ExitCode.success
     }
 

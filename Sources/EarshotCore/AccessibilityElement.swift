@@ -194,6 +194,36 @@ public struct Screen: Hashable, Sendable {
         return apply(in: &elements)
     }
 
+    /// The element at `path` (child indexes from the top level down), nil when there is none.
+    public func element(at path: some Collection<Int>) -> AccessibilityElement? {
+        var list = elements
+        var found: AccessibilityElement?
+        for index in path {
+            guard list.indices.contains(index) else { return nil }
+            found = list[index]
+            list = list[index].children
+        }
+        return found
+    }
+
+    /// Applies `change` to the element at `path` (child indexes from the top level down), touching only the
+    /// arrays on the way to it; returns false when there is none.
+    @discardableResult
+    public mutating func update(at path: some Collection<Int>, _ change: (inout AccessibilityElement) -> Void)
+        -> Bool
+    {
+        func apply(_ list: inout [AccessibilityElement], _ rest: ArraySlice<Int>) -> Bool {
+            guard let index = rest.first, list.indices.contains(index) else { return false }
+            if rest.count == 1 {
+                change(&list[index])
+                return true
+            }
+            return apply(&list[index].children, rest.dropFirst())
+        }
+        let steps = Array(path)
+        return !steps.isEmpty && apply(&elements, steps[...])
+    }
+
     /// Every label and value a sighted user can read now (exposed elements only), for text-availability checks.
     public var visibleTexts: Set<String> {
         var texts: Set<String> = []

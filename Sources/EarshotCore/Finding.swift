@@ -87,10 +87,12 @@ public enum FindingRules {
             }
         }
         let announcements = timeline.utterances.filter(\.utterance.isAppSpeech)
-        let keys = timeline.keystrokes
+        // Keystrokes in time order: the ones either side of an announcement are found by bisection, not a scan.
+        let keys = timeline.keystrokes.sorted()
         for record in announcements {
             let at = record.utterance.requestedAt
-            if let before = keys.last(where: { $0 <= at }), let after = keys.first(where: { $0 > at }),
+            let next = keys.partitionPoint { $0 > at }
+            if next > 0, next < keys.count, case let (before, after) = (keys[next - 1], keys[next]),
                 after - before <= typingGap
             {
                 note(
@@ -166,6 +168,7 @@ public enum FindingRules {
     }
 
     private static func placeholderFindings(_ timeline: Timeline, _ note: (String, Instant, String) -> Void) {
+        var lookup = SnapshotLookup(timeline)
         for event in timeline.events {
             let id: String?
             switch event.kind {
@@ -173,7 +176,7 @@ public enum FindingRules {
             case .scanHighlight(let element): id = element
             default: id = nil
             }
-            guard let id, let element = timeline.screen(at: event.at)?.element(id), element.isPlaceholder else {
+            guard let id, let element = lookup.element(id, at: event.at), element.isPlaceholder else {
                 continue
             }
             note(
@@ -235,31 +238,87 @@ public enum FindingRules {
             if case .focus(_, let to, _, _) = event.kind { return (event.at, to) }
             return nil
         }
+        var lookup = SnapshotLookup(timeline)
+        // Each element's poll starts, in order: whether one fell in a focus window is a bisection.
+        var pollStarts: [String: [Instant]] = [:]
+        for record in timeline.utterances where record.utterance.kind == .poll {
+            guard let id = record.utterance.elementID, let start = record.start else { continue }
+            pollStarts[id, default: []].append(start)
+        }
+        for id in pollStarts.keys { pollStarts[id]?.sort() }
+        let screens = timeline.screens
+        let snapshotsInOrder = zip(screens, screens.dropFirst()).allSatisfy { $0.at <= $1.at }
         for (index, move) in focusMoves.enumerated() {
             // A text field changes as the user types; typing echo covers it.
-            guard let id = move.to, timeline.screen(at: move.at)?.element(id)?.traits.isTextEntry == false else {
+            guard let id = move.to, lookup.element(id, at: move.at)?.traits.isTextEntry == false else {
                 continue
             }
             let end = index + 1 < focusMoves.count ? focusMoves[index + 1].at : timeline.end
             // Label changes only: the content itself (a stopwatch's `Text(timecode)`). A changing value without the
             // trait is what the announcement-spam card prescribes for a countdown: read on demand, never pushed.
-            var last = timeline.screen(at: move.at)?.element(id)
+            var last = lookup.element(id, at: move.at)
             var changes = 0
-            for snapshot in timeline.screens where snapshot.at > move.at && snapshot.at < end {
+            // Snapshots in time order (as a run records them): only the window's are visited.
+            var position = snapshotsInOrder ? screens.partitionPoint { $0.at > move.at } : 0
+            while position < screens.count, !snapshotsInOrder || screens[position].at < end {
+                let snapshot = screens[position]
+                position += 1
+                guard snapshot.at > move.at && snapshot.at < end else { continue }
                 let now = snapshot.screen.element(id)
                 if now?.label != last?.label { changes += 1 }
                 last = now
             }
-            let spoke = timeline.utterances.contains { record in
-                guard record.utterance.elementID == id, record.utterance.kind == .poll, let start = record.start
-                else { return false }
-                return start >= move.at && start < end
-            }
+            let starts = pollStarts[id] ?? []
+            let first = starts.partitionPoint { $0 >= move.at }
+            let spoke = first < starts.count && starts[first] < end
             if changes >= 3 && !spoke {
                 note(
                     "silent-changing-value", move.at,
                     "\(id) changed \(changes) times while focused from \(move.at) to \(end) and nothing was read")
             }
         }
+    }
+}
+
+/// Elements of the timeline's screen snapshots, looked up by id through one dictionary per snapshot (built when
+/// first asked), so rules that ask about every focus move do not walk the whole tree each time.
+struct SnapshotLookup {
+    let timeline: Timeline
+    private var snapshot: Int?
+    private var elements: [String: AccessibilityElement] = [:]
+
+    init(_ timeline: Timeline) { self.timeline = timeline }
+
+    /// `timeline.screen(at: instant)?.element(id)`.
+    mutating func element(_ id: String, at instant: Instant) -> AccessibilityElement? {
+        let screens = timeline.screens
+        let index = screens.partitionPoint { ($0.at, $0.sequence) >= (instant, Int.max) } - 1
+        guard index >= 0 else { return nil }
+        if snapshot != index {
+            snapshot = index
+            elements = [:]
+            // The first element with an id in document order, as `Screen.element(_:)` finds it.
+            func walk(_ list: [AccessibilityElement]) {
+                for element in list {
+                    if elements[element.id] == nil { elements[element.id] = element }
+                    walk(element.children)
+                }
+            }
+            walk(screens[index].screen.elements)
+        }
+        return elements[id]
+    }
+}
+
+extension RandomAccessCollection where Index == Int {
+    /// The first index whose element satisfies `isAbove`, for a predicate false then true along the collection.
+    func partitionPoint(_ isAbove: (Element) -> Bool) -> Int {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let mid = (low + high) / 2
+            if isAbove(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 }

@@ -3,7 +3,7 @@
 extension Simulation {
     /// Return in the focused element: the app's `on submit` reaction runs (a text field's `.onSubmit`).
     func submit() {
-        guard let id = focusedID, screen.isExposed(id) else { return }
+        guard let id = focusedID, screenIndex.isExposed(id) else { return }
         react(to: .submitted(id))
     }
 
@@ -12,14 +12,14 @@ extension Simulation {
     /// value (V11's value echo). A value that did not change is not spoken (the end of the range). On an
     /// element that is not adjustable nothing happens.
     func adjust(_ direction: AdjustDirection) {
-        guard let id = focusedID, let element = screen.element(id), element.traits.contains(.adjustable) else {
+        guard let id = focusedID, let element = screenIndex.element(id), element.traits.contains(.adjustable) else {
             return
         }
         let before = element.value
         react(to: .adjusted(id, direction))
         // Scheduled after the reaction, at the same instant: VoiceOver reads once the app has answered.
         scheduler.schedule(after: profile.voiceOver.appReactionDelay) { [unowned self] in
-            guard focusedID == id, let after = screen.element(id), after.value != before else { return }
+            guard focusedID == id, let after = screenIndex.element(id), after.value != before else { return }
             speak(
                 after.value, kind: .valueEcho, request: .valueEcho, elementID: id,
                 cause: "swipe \(direction.rawValue) on \(id)")

@@ -27,7 +27,7 @@ extension Simulation {
             case .none:
                 break  // V7: nothing is spoken and focus stays
             case .element(let id):
-                guard screen.isExposed(id) else { return }
+                guard screenIndex.isExposed(id) else { return }
                 moveFocus(to: id, request: .layoutChangeElement, kind: .layoutChange, cause: .layoutChanged(id))
             case .text(let template):
                 let text = template.evaluate(in: context)
@@ -116,12 +116,12 @@ extension Simulation {
     /// spoken instead of the element.
     private func screenChanged(_ target: NotificationTarget, context: TemplateContext) {
         record(.earcon(name: "screen-changed", duration: profile.voiceOver.earconDuration))
-        let order = screen.navigationOrder
+        let order = screenIndex.order
         var focusID: String?
         var text: String?
         switch target {
         case .none: focusID = order.first?.id
-        case .element(let id): focusID = screen.isExposed(id) ? id : order.first?.id
+        case .element(let id): focusID = screenIndex.isExposed(id) ? id : order.first?.id
         case .text(let template):
             focusID = order.first?.id
             text = template.evaluate(in: context)

@@ -89,7 +89,7 @@ extension Simulation {
         onSignal?(.finished(utterance.id))
         if utterance.isAppAnnouncement { didFinish(utterance, success: true) }
         if [.focusRead, .screenChange, .layoutChange].contains(utterance.kind), let id = utterance.elementID,
-            id == focusedID, let element = screen.element(id)
+            id == focusedID, let element = screenIndex.element(id)
         {
             armHint(for: element)
         }
@@ -140,7 +140,7 @@ extension Simulation {
     /// tick is skipped, recorded as dropped). Only a poll that starts counts as heard, so the next tick speaks
     /// the latest text and nothing stale ever waits.
     private func pollTick(_ id: String) {
-        guard let current = poll, current.elementID == id, let element = screen.element(id),
+        guard let current = poll, current.elementID == id, let element = screenIndex.element(id),
             let text = current.machine.changedText(label: element.label, value: element.value)
         else { return }
         let utterance = speak(text, kind: .poll, request: .poll, elementID: id, cause: "poll of \(id)")
@@ -158,13 +158,14 @@ extension Simulation {
     }
 
     private func scanStep() {
-        let order = screen.navigationOrder
+        let index = screenIndex
+        let order = index.order
         guard !order.isEmpty else { return }
-        let current = scanHighlightID.flatMap { id in order.firstIndex { $0.id == id } }
+        let current = scanHighlightID.flatMap(index.position(of:))
         let next = current.map { ($0 + 1) % order.count } ?? 0
         let element = order[next]
         scanHighlightID = element.id
         record(.scanHighlight(elementID: element.id))
-        speak(phrase(element, in: order), kind: .scan, request: .focusMove, elementID: element.id, cause: "scan")
+        speak(phrase(element), kind: .scan, request: .focusMove, elementID: element.id, cause: "scan")
     }
 }

@@ -29,7 +29,9 @@ public final class Simulation {
     /// What happened so far.
     public internal(set) var timeline = Timeline()
     /// The screen now.
-    public internal(set) var screen: Screen
+    public internal(set) var screen: Screen {
+        didSet { cachedIndex = nil }
+    }
     /// The element VoiceOver focus is on.
     public internal(set) var focusedID: String?
     /// Receives speech starts, cuts and ends as they happen (live mode).
@@ -49,6 +51,8 @@ public final class Simulation {
     var scanTimer: TimerID?
     var scanHighlightID: String?
     var failure: (any Error)?
+    /// Lookups into `screen`, built when first needed after a tree change.
+    var cachedIndex: ScreenIndex?
     /// The one counter that orders everything happening at one instant (see `Timeline`).
     var sequence = 0
     /// How deep inside `run(_:origin:iteration:)` the app is: tree changes made in one batch land together.
@@ -82,6 +86,14 @@ public final class Simulation {
 
     /// The current instant.
     public var now: Instant { scheduler.now }
+
+    /// Lookups into the screen now: built once per tree change, not once per swipe.
+    var screenIndex: ScreenIndex {
+        if let cachedIndex { return cachedIndex }
+        let index = ScreenIndex(screen)
+        cachedIndex = index
+        return index
+    }
 
     // MARK: Driving
 
@@ -132,9 +144,10 @@ public final class Simulation {
         record(.user(action))
         switch action {
         case .swipeNext, .swipePrevious:
-            let order = screen.navigationOrder
+            let index = screenIndex
+            let order = index.order
             guard !order.isEmpty else { return }
-            let current = focusedID.flatMap { id in order.firstIndex { $0.id == id } }
+            let current = focusedID.flatMap(index.position(of:))
             let next: Int
             if action == .swipeNext {
                 next = current.map { min($0 + 1, order.count - 1) } ?? 0
@@ -144,13 +157,13 @@ public final class Simulation {
             if let current, current == next { return }  // VoiceOver's boundary "bonk": no movement
             moveFocus(to: order[next].id, request: .focusMove, kind: .focusRead, cause: .user(action))
         case .focus(let id):
-            guard screen.isExposed(id) else { return }
+            guard screenIndex.isExposed(id) else { return }
             moveFocus(to: id, request: .focusMove, kind: .focusRead, cause: .user(action))
         case .activate(let explicit):
-            guard let id = explicit ?? focusedID, screen.isExposed(id) else { return }
+            guard let id = explicit ?? focusedID, screenIndex.isExposed(id) else { return }
             activate(id)
         case .type(let character):
-            guard let id = focusedID, let element = screen.element(id), element.traits.isTextEntry else { return }
+            guard let id = focusedID, let element = screenIndex.element(id), element.traits.isTextEntry else { return }
             updateScreen(id) { $0.value.append(character) }
             echoTyping(character, into: id)
             react(to: .typed(in: id))
@@ -198,26 +211,26 @@ public final class Simulation {
     ) {
         let previous = focusedID
         focusedID = id
-        let order = screen.navigationOrder
-        let index = order.firstIndex { $0.id == id }
-        record(.focus(from: previous, to: id, index: index, cause: cause))
+        let lookup = screenIndex
+        record(.focus(from: previous, to: id, index: lookup.position(of: id), cause: cause))
         stopPolling()
         disarmHint()
-        guard let element = screen.element(id) else { return }
-        let text = spokenText ?? phrase(element, in: order)
+        guard let element = lookup.element(id) else { return }
+        let text = spokenText ?? phrase(element)
         // A screenChanged string is spoken instead of the element: it is not a read of it (no hint follows).
         speak(text, kind: kind, request: request, elementID: spokenText == nil ? id : nil, cause: cause.description)
         if element.traits.contains(.updatesFrequently) { startPolling(element) }
         react(to: .focused(id))
     }
 
-    func phrase(_ element: AccessibilityElement, in order: [AccessibilityElement]) -> String {
+    /// What VoiceOver says for `element` of the screen now, in its place in the navigation order.
+    func phrase(_ element: AccessibilityElement) -> String {
         element.spokenDescription(
-            screen.phraseContext(of: element.id, in: order, traitWords: profile.voiceOver.traitWords))
+            screenIndex.phraseContext(of: element.id, traitWords: profile.voiceOver.traitWords))
     }
 
     func activate(_ id: String) {
-        if let element = screen.element(id), let state = element.switchState {
+        if let element = screenIndex.element(id), let state = element.switchState {
             let flipped: SwitchState = state == .on ? .off : .on
             updateScreen(id) { $0.switchState = flipped }
             speak(flipped.rawValue, kind: .valueEcho, request: .valueEcho, elementID: id, cause: "activate \(id)")
@@ -229,9 +242,9 @@ public final class Simulation {
     /// reading order (the last one if the list got shorter) and reads it. SPEECH-MODEL does not pin this down;
     /// the skeleton-noise card's "focus jumps" is what it lets a check see.
     func refocusIfLost(previousIndex: Int?) {
-        guard let id = focusedID, !screen.isExposed(id) else { return }
+        guard let id = focusedID, !screenIndex.isExposed(id) else { return }
         record(.focusLost(elementID: id))
-        let order = screen.navigationOrder
+        let order = screenIndex.order
         guard !order.isEmpty else {
             loseFocus(cause: .focusedElementDisappeared)
             return
@@ -251,7 +264,7 @@ public final class Simulation {
             speak(text, kind: .typingEcho, request: .typingEcho, elementID: id, cause: cause)
         }
         if (feedback == .words || feedback == .charactersAndWords), isWordEnd,
-            let value = screen.element(id)?.value
+            let value = screenIndex.element(id)?.value
         {
             let word = value.dropLast().split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).last
             if let word {
@@ -265,11 +278,18 @@ public final class Simulation {
     /// Changes an element. Changes made in one instant land together, as one SwiftUI/UIKit update does: whether
     /// focus lost its element is decided once they all are in.
     func updateScreen(_ id: String, _ change: (inout AccessibilityElement) -> Void) {
-        let index = focusedID.flatMap { focused in screen.navigationOrder.firstIndex { $0.id == focused } }
-        let oldValue = screen.element(id)?.value
-        guard screen.update(id, change) else { return }
+        // The index is taken out of the cache so that the refresh below mutates the only copy of it.
+        var lookup = screenIndex
+        cachedIndex = nil
+        let index = focusedID.flatMap(lookup.position(of:))
+        // The first element with the id in document order, as `Screen.update(_:_:)` finds it, reached by its path.
+        guard let path = lookup.path(of: id), let old = lookup.element(id), screen.update(at: path, change) else {
+            cachedIndex = lookup
+            return
+        }
+        if lookup.refresh(changed: id, from: old, in: screen) { cachedIndex = lookup }
         timeline.screens.append((now, nextSequence(), screen))
-        if screen.element(id)?.value != oldValue { valueChanged(id) }
+        if screenIndex.element(id)?.value != old.value { valueChanged(id) }
         if batchDepth > 0 {
             if batchFocusIndex == nil { batchFocusIndex = .some(index) }
         } else {
@@ -288,7 +308,7 @@ public final class Simulation {
 
     func templateContext(origin: Instant, iteration: Int) -> TemplateContext {
         var context = TemplateContext(
-            element: { [unowned self] id in screen.element(id) }, tables: tables, elapsed: now - origin,
+            element: { [unowned self] id in screenIndex.element(id) }, tables: tables, elapsed: now - origin,
             iteration: iteration)
         // A lookup miss stops the run: the text it would have made is not what the script meant.
         context.missingEntry = { [unowned self] miss in

@@ -150,24 +150,38 @@ enum JSONValue: ExpressibleByStringLiteral {
     /// `/` and non-ASCII included, written as is.
     static func writeString(_ text: String, to output: inout String) {
         output.append("\"")
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output.append("\\\"")
-            case "\\": output.append("\\\\")
-            case "\n": output.append("\\n")
-            case "\r": output.append("\\r")
-            case "\t": output.append("\\t")
-            case "\u{08}": output.append("\\b")
-            case "\u{0C}": output.append("\\f")
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
+        // Runs that need no escaping are appended whole; only the ASCII characters JSON escapes are written one by
+        // one. Every run boundary is a Unicode scalar boundary (next to an ASCII byte), not always a Character one
+        // (a combining mark may follow a quote), so runs are cut from the scalar view.
+        let bytes = text.utf8
+        func appendRun(_ range: Range<String.Index>) {
+            output.append(contentsOf: Substring(text.unicodeScalars[range]))
         }
+        var runStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                bytes.formIndex(after: &index)
+                continue
+            }
+            appendRun(runStart..<index)
+            switch byte {
+            case UInt8(ascii: "\""): output.append("\\\"")
+            case UInt8(ascii: "\\"): output.append("\\\\")
+            case UInt8(ascii: "\n"): output.append("\\n")
+            case UInt8(ascii: "\r"): output.append("\\r")
+            case UInt8(ascii: "\t"): output.append("\\t")
+            case 0x08: output.append("\\b")
+            case 0x0C: output.append("\\f")
+            default:
+                let hex = String(byte, radix: 16)
+                output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            }
+            bytes.formIndex(after: &index)
+            runStart = index
+        }
+        appendRun(runStart..<index)
         output.append("\"")
     }
 }

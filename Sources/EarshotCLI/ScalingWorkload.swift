@@ -1,0 +1,150 @@
+/// A family of generated scenario scripts for `earshot bench --scaling`: one script per size, the same shape at
+/// every size, so how time and memory grow with the size shows how the engine scales.
+public struct ScalingWorkload: Sendable {
+    /// The workload's name in the table and in `--workload`.
+    public var name: String
+    /// What the size counts ("s", "keys", "elements", …).
+    public var unit: String
+    /// The sizes of a full run, smallest first.
+    public var sizes: [Int]
+    /// The sizes of a `--quick` run: small enough for a test to finish in seconds.
+    public var quickSizes: [Int]
+    /// The script for a size.
+    public var script: @Sendable (Int) -> String
+
+    /// Creates a workload.
+    public init(
+        name: String, unit: String, sizes: [Int], quickSizes: [Int], script: @escaping @Sendable (Int) -> String
+    ) {
+        self.name = name
+        self.unit = unit
+        self.sizes = sizes
+        self.quickSizes = quickSizes
+        self.script = script
+    }
+
+    /// Every workload of the scaling benchmark, in the order the table lists them.
+    public static let all: [ScalingWorkload] = [
+        ScalingWorkload(
+            name: "stopwatch", unit: "s", sizes: [60, 240, 960, 3600, 14_400], quickSizes: [10, 20, 40],
+            script: BenchCommand.stopwatchScript(seconds:)),
+        ScalingWorkload(
+            name: "countdown", unit: "s", sizes: [60, 240, 960, 3600, 14_400], quickSizes: [10, 20, 40],
+            script: countdown(seconds:)),
+        ScalingWorkload(
+            name: "typing", unit: "keys", sizes: [400, 1600, 6400, 24_000, 96_000], quickSizes: [20, 40, 80],
+            script: typing(keys:)),
+        ScalingWorkload(
+            name: "swiping", unit: "elements", sizes: [100, 300, 1000, 3000, 10_000], quickSizes: [20, 40, 80],
+            script: swiping(elements:)),
+        ScalingWorkload(
+            name: "churn", unit: "elements", sizes: [100, 300, 1000, 3000, 5000], quickSizes: [20, 40, 80],
+            script: churn(elements:)),
+        ScalingWorkload(
+            name: "rapid", unit: "events", sizes: [100, 400, 1600, 6400, 25_600], quickSizes: [20, 40, 80],
+            script: rapid(events:)),
+    ]
+
+    /// A countdown announced every second (the announcement-spam "before"), for `seconds`.
+    static func countdown(seconds: Int) -> String {
+        """
+        title    "A countdown announced every second for \(seconds) seconds"
+        pattern  announcement-spam
+        variant  before
+        profile  voiceover
+
+        screen Order
+          text   timer "Arrives in"
+
+        at 0s       focus timer
+        at 0s       every 1s for \(seconds)s announce "{countdown \(seconds / 60 + 1)m}"
+        wait 1s
+
+        """
+    }
+
+    /// `keys` characters typed into a search field, 150 ms apart, words of three letters and a space.
+    static func typing(keys: Int) -> String {
+        let words = ["tea ", "cup ", "pot ", "jar "]
+        var text = ""
+        var index = 0
+        while text.count < keys {
+            text += words[index % words.count]
+            index += 1
+        }
+        return """
+            title    "Typing \(keys) characters into one field"
+            pattern  announcement-spam
+            variant  after
+            profile  voiceover
+
+            screen Search
+              searchField query "Search"
+
+            at 0s       focus query
+            at 1s       type "\(text.prefix(keys))" every 150ms
+            wait 1s
+
+            """
+    }
+
+    /// A list of `elements` buttons swiped through from the first to the last, 300 ms apart.
+    static func swiping(elements: Int) -> String {
+        """
+        title    "Swiping through \(elements) elements"
+        pattern  skeleton-noise
+        variant  after
+        profile  voiceover
+
+        screen List
+          group  rows "" contain
+            repeat \(elements):
+              button row "Item"
+
+        at 0s       focus row-1
+        at 1s       swipe next \(max(elements - 1, 1)) times every 300ms
+        wait 1s
+
+        """
+    }
+
+    /// A screen of `elements` rows where one row's label changes `elements` times, 50 ms apart, focus elsewhere:
+    /// as many tree changes as elements.
+    static func churn(elements: Int) -> String {
+        """
+        title    "\(elements) changes to a screen of \(elements) elements"
+        pattern  skeleton-noise
+        variant  after
+        profile  voiceover
+
+        screen Feed
+          header title "Feed"
+          group  rows "" contain
+            repeat \(elements):
+              text row "Row"
+
+        at 0s       focus title
+        at 1s       every 50ms times \(elements) set row-1 label "Row {count}"
+        wait 1s
+
+        """
+    }
+
+    /// `events` announcements 50 ms apart: each cuts the one before.
+    static func rapid(events: Int) -> String {
+        """
+        title    "\(events) announcements 50 ms apart"
+        pattern  announcement-spam
+        variant  before
+        profile  voiceover
+
+        screen Status
+          text   status "Status"
+
+        at 0s       focus status
+        at 1s       every 50ms times \(events) announce "Update {count}"
+        wait 2s
+
+        """
+    }
+}
