@@ -78,6 +78,11 @@ struct ParserState {
     var cursorTime = Instant.zero
     var endTime = Instant.zero
 
+    // Limits (ScenarioLimits)
+    var eventCount = 0
+    var elementCount = 0
+    var timeLimitReported = false
+
     init(path: String) { self.path = path }
 
     mutating func run(_ source: String) throws(ScriptDiagnostics) -> ScenarioDocument {
@@ -95,6 +100,12 @@ struct ParserState {
         }
         validateReferences()
         checkHeader()
+        if !lines.contains(where: { $0.tokens.first?.text == "screen" }) {
+            report(
+                ParseFailure(
+                    line: 1, column: 1, length: 1, message: "the script declares no screen",
+                    hint: "add a block like: screen Main, with an indented element line such as: button ok \"OK\""))
+        }
         if !diagnostics.isEmpty {
             diagnostics.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
             throw ScriptDiagnostics(diagnostics)
