@@ -90,6 +90,8 @@ struct ParserState {
         let lines = lexer.lex(source)
         rawLines = lexer.rawLines
         diagnostics = lexer.diagnostics
+        // Blocks cut at the nesting limit would only add errors about their missing lines.
+        if lexer.nestsTooDeep { throw ScriptDiagnostics(diagnostics) }
         collectTableKeys(lines)
         for line in lines {
             do throws(ParseFailure) {

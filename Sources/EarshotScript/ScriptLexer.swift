@@ -48,6 +48,8 @@ struct ScriptLexer {
     private(set) var diagnostics: [ScriptDiagnostic] = []
     /// Every raw line, index 0 = line 1, for diagnostics.
     private(set) var rawLines: [String] = []
+    /// True when blocks nest deeper than the limit: the tree is cut there, so the parser stops after lexing.
+    private(set) var nestsTooDeep = false
 
     init(path: String) { self.path = path }
 
@@ -162,6 +164,7 @@ struct ScriptLexer {
                 "blocks nested more than \(ScenarioLimits.deepestNesting) levels deep",
                 hint: "a script nests at most \(ScenarioLimits.deepestNesting) blocks")
             while position < lines.count, lines[position].indent > parentIndent { position += 1 }
+            nestsTooDeep = true
             return []
         }
         var result: [ScriptLine] = []
