@@ -329,7 +329,7 @@ extension ParserState {
                 throw fail("bad duration '\(words[1])'", DurationLiteral.hint)
             }
             guard span <= ScenarioLimits.longestTime else {
-                throw fail("\(words[1]) is longer than the 24-hour limit", "a countdown starts at most at 24h")
+                throw fail("'\(words[1])' is longer than the 24-hour limit", "a countdown starts at most at 24h")
             }
             return .countdown(from: span)
         case (_, 1), (_, 2):
