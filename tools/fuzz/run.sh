@@ -12,12 +12,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${2:-$root/.build/fuzz}
 status=0
 for target in script voice; do
-    binary="$out/fuzz-$target"
+    binary="$out/fuzz-earshot"
     [ -x "$binary" ] || { echo "missing $binary: run tools/fuzz/build.sh first" >&2; exit 2; }
     seeds=$([ "$target" = script ] && echo "$root/Scripts" || echo "$root/Voices")
     mkdir -p "$out/corpus-$target" "$out/crashes"
     echo "fuzzing $target files for ${seconds}s"
-    nice -n 15 "$binary" "$out/corpus-$target" "$root/Tests/FuzzCorpus/$target" "$seeds" \
+    EARSHOT_FUZZ_TARGET=$target nice -n 15 "$binary" "$out/corpus-$target" "$root/Tests/FuzzCorpus/$target" "$seeds" \
         -dict="$root/tools/fuzz/earshot.dict" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 \
         -max_len=8192 -print_final_stats=1 -artifact_prefix="$out/crashes/$target-" \
         >"$out/$target.log" 2>&1
@@ -25,7 +25,7 @@ for target in script voice; do
     grep -E "^#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|stat::peak_rss_mb" "$out/$target.log"
     if [ $code -ne 0 ]; then
         status=1
-        echo "fuzz-$target found a problem (exit $code); see $out/$target.log:" >&2
+        echo "fuzzing $target files found a problem (exit $code); see $out/$target.log:" >&2
         grep -E "ERROR|SUMMARY|Test unit written" "$out/$target.log" >&2
     fi
 done
