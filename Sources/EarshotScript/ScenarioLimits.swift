@@ -14,6 +14,10 @@ public enum ScenarioLimits {
     /// The most elements (counting the ones inside groups) all screens may declare together.
     public static let mostElements = 10_000
 
+    /// The shortest period of a timer that repeats for the whole scenario (`poll`, `scan-step`), so that
+    /// 24 hours of it stay under a million events.
+    public static let shortestPeriod = TimeSpan.milliseconds(100)
+
     /// `24 hours`, for messages.
     static let longestTimeText = "24-hour"
 }
@@ -25,6 +29,20 @@ extension TokenCursor {
         throw failure(
             at: token, "'\(token?.text ?? "\(span)")' is longer than the \(ScenarioLimits.longestTimeText) limit",
             hint: "a scenario lasts at most 24 hours")
+    }
+}
+
+extension TokenCursor {
+    /// The next word as the period of a timer that repeats all scenario long: 100 ms to 24 hours.
+    mutating func period(_ what: String) throws(ParseFailure) -> TimeSpan {
+        let token = current
+        let span = try span(what)
+        guard span >= ScenarioLimits.shortestPeriod else {
+            throw failure(
+                at: token, "\(what) must be at least \(ScenarioLimits.shortestPeriod)",
+                hint: "a timer that repeats for the whole scenario ticks at most every 100ms")
+        }
+        return span
     }
 }
 

@@ -254,10 +254,10 @@ struct ParserState {
         case "typing-feedback":
             let token = try cursor.keyword(ScenarioTypingFeedback.allCases.map(\.rawValue), what: "typing feedback")
             settings.typingFeedback = ScenarioTypingFeedback(rawValue: token.text)
-        case "poll": settings.pollInterval = try cursor.span("the poll interval")
+        case "poll": settings.pollInterval = try cursor.period("the poll interval")
         case "hint-delay": settings.hintDelay = try cursor.span("the hint delay")
         case "focus-read-preempts-announcements": settings.focusReadPreemptsAnnouncements = try cursor.flag("on or off")
-        case "scan-step": settings.scanStep = try cursor.span("the scan step time")
+        case "scan-step": settings.scanStep = try cursor.period("the scan step time")
         case "duration": settings.duration = try cursor.span("the scenario's duration")
         default: break
         }

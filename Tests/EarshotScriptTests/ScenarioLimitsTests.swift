@@ -62,6 +62,8 @@ import Testing
                 "the timeline reaches more than 1,000,000 events"
             ),
             ("announce \"{countdown 9999999999h}\"", 6, 11, "is longer than the 24-hour limit"),
+            ("scan-step 0s", 6, 11, "the scan step time must be at least 100ms"),
+            ("poll 99ms", 6, 6, "the poll interval must be at least 100ms"),
         ] as [(String, Int, Int, String)])
     func overflowingTimesAreLocatedErrors(body: String, line: Int, column: Int, message: String) throws {
         let found = Self.diagnostics(body)
@@ -80,6 +82,7 @@ import Testing
             "at 0s every 86.4ms times 1000000 announce \"x\"",
             "at 0s every 1ms times 999999 announce \"x\"\nat 1h activate ok",
             "at 0s swipe next 1000000 times every 1ms",
+            "scan-step 100ms\npoll 100ms",
         ])
     func timesUpToTheLimitsParse(body: String) throws {
         #expect(Self.diagnostics(body).isEmpty, "\(Self.diagnostics(body).map(\.description))")
@@ -88,6 +91,12 @@ import Testing
     @Test func aScenarioOfExactly24HoursRunsToItsEnd() throws {
         let results = try Self.runs(
             "at 0s every 1h for 24h announce \"tick\"\ncheck \"c\":\n  at least 24 announcement matching \"tick\"\n")
+        #expect(results.allSatisfy { $0.passed }, "\(results)")
+    }
+
+    @Test func aSwitchControlScanAtTheShortestStepRunsAnHour() throws {
+        let results = try Self.runs(
+            "profile switch-control\nscan-step 100ms\nduration 1h\ncheck \"c\":\n  at least 100 scan stops on ok\n")
         #expect(results.allSatisfy { $0.passed }, "\(results)")
     }
 
