@@ -81,7 +81,8 @@ extension ParserState {
     func checkRepeatLimit(_ count: Int, at token: ScriptToken?, cursor: TokenCursor) throws(ParseFailure) {
         guard count > ScenarioLimits.mostElements else { return }
         throw cursor.failure(
-            at: token, "repeat \(count.formatted) is more than the \(ScenarioLimits.mostElements.formatted)-element limit",
+            at: token,
+            "repeat \(count.formatted) is more than the \(ScenarioLimits.mostElements.formatted)-element limit",
             hint: "screens declare at most \(ScenarioLimits.mostElements.formatted) elements in all")
     }
 

@@ -85,7 +85,8 @@ extension ParserState {
         cursorTime = time
         endTime = max(endTime, time + busy)
         let repeats = repetition.map { max(1, $0.count) } ?? 1
-        try checkTimelineLimits(line, events: repeats > ScenarioLimits.mostEvents / max(1, events) ? Int.max : repeats * events)
+        try checkTimelineLimits(
+            line, events: repeats > ScenarioLimits.mostEvents / max(1, events) ? Int.max : repeats * events)
         timeline.append(
             ScenarioTimedEvent(
                 time: time, repetition: repetition, action: action,

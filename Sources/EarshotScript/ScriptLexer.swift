@@ -118,7 +118,9 @@ struct ScriptLexer {
                         line: number, column: start + 1, length: 1,
                         "a string of \(content.count.formatted) characters is longer than the "
                             + "\(ScenarioLimits.longestString.formatted)-character limit",
-                        hint: "split the text; a string holds at most \(ScenarioLimits.longestString.formatted) characters")
+                        hint:
+                            "split the text; a string holds at most \(ScenarioLimits.longestString.formatted) characters"
+                    )
                     return nil
                 }
                 tokens.append(ScriptToken(kind: .string, text: content, column: start + 1, length: index - start))

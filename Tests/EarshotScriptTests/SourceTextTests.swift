@@ -72,8 +72,13 @@ import Testing
     }
 
     @Test func aCRLFVoiceFileStillReportsErrorsAtTheirColumn() throws {
-        #expect(throws: VoiceFileError(path: "v.voice", line: 2, column: 6, message: "'rate' must be a whole number, found 'fast'", sourceLine: "rate fast")) {
-            try VoiceFile.parse(bytes: Self.bytes("espeak en-us\nrate fast\n", lineEnding: "\r\n"), name: "v", path: "v.voice")
+        #expect(
+            throws: VoiceFileError(
+                path: "v.voice", line: 2, column: 6, message: "'rate' must be a whole number, found 'fast'",
+                sourceLine: "rate fast")
+        ) {
+            try VoiceFile.parse(
+                bytes: Self.bytes("espeak en-us\nrate fast\n", lineEnding: "\r\n"), name: "v", path: "v.voice")
         }
     }
 
