@@ -97,3 +97,21 @@ uninstall:
 .PHONY: samples
 samples: release
 	$(EARSHOT) samples
+
+# Fuzzing with libFuzzer and AddressSanitizer (tools/fuzz): scenario scripts through parse → run → check, and
+# voice files, SECONDS each. The binary is rebuilt when the parser or engine sources change. A crash is saved
+# under $(BUILD_DIR)/fuzz/crashes/ and fails the target; fixed crashers go into Tests/FuzzCorpus/.
+.PHONY: fuzz fuzz-short
+SECONDS ?= 600
+FUZZ_DIR = $(BUILD_DIR)/fuzz
+FUZZ_SOURCES = $(wildcard Sources/EarshotCore/*.swift Sources/EarshotScript/*.swift tools/fuzz/*.swift)
+
+$(FUZZ_DIR)/fuzz-earshot: $(FUZZ_SOURCES) tools/fuzz/build.sh
+	tools/fuzz/build.sh $(FUZZ_DIR)
+
+fuzz: $(FUZZ_DIR)/fuzz-earshot
+	tools/fuzz/run.sh $(SECONDS) $(FUZZ_DIR)
+
+# About two minutes (-max_total_time=60 per target), for the test command.
+fuzz-short: $(FUZZ_DIR)/fuzz-earshot
+	tools/fuzz/run.sh 60 $(FUZZ_DIR)

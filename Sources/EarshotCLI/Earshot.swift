@@ -1,4 +1,5 @@
 import EarshotScript
+import EarshotSystem
 import Foundation
 
 /// The `earshot` command's entry point: finds the subcommand, parses its words, runs it, and turns
@@ -88,7 +89,10 @@ public enum Earshot {
             return ExitCode.usage
         } catch let error as VoiceFileError {
             context.printError(error.description)  // already `path:line:col: error: …` with the line and a caret
-            return ExitCode.failure
+            return ExitCode.scriptFailure
+        } catch VoiceLibraryError.malformedFile(let error) {
+            context.printError(error.description)  // a bad .voice file is a bad input file, like a script
+            return ExitCode.scriptFailure
         } catch let failure as CommandFailure {
             context.printError(
                 failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")

@@ -18,6 +18,8 @@ public enum ScenarioInputs {
         let manager = FileManager.default
         var paths: [String] = []
         for word in words {
+            // An empty word would name the Scripts folder itself and quietly check everything.
+            guard !word.isEmpty else { throw UsageError("an empty path names no script") }
             var isDirectory: ObjCBool = false
             var path = word
             if !manager.fileExists(atPath: path, isDirectory: &isDirectory),
@@ -79,15 +81,12 @@ public enum ScenarioInputs {
         var documents: [ScenarioDocument] = []
         var problems: [String] = []
         for path in paths {
-            let source: String
-            do {
-                source = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                problems.append("\(path): error: cannot read the script (\(error.localizedDescription))")
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problems.append("\(path): error: cannot read the script")
                 continue
             }
             do {
-                documents.append(try ScenarioParser.parse(source: source, path: path))
+                documents.append(try ScenarioParser.parse(bytes: [UInt8](data), path: path))
             } catch {
                 problems.append(error.description)
             }

@@ -4,8 +4,8 @@ import EarshotSystem
 /// The `--voice` and `--voices` options every speaking command shares, and how they resolve.
 ///
 /// An unknown `--voice` name is a usage error (status 64): it is a bad value on the command line,
-/// and the message lists the known profiles. A malformed `.voice` file or a missing Voices folder is
-/// a runtime failure (status 1).
+/// and the message lists the known profiles. A malformed `.voice` file is a bad input file like a
+/// malformed script (status 2, `path:line:col: error: …`); a missing Voices folder is a runtime failure (1).
 public enum VoiceOptions {
     /// `--voice <name>`: the profile to speak with.
     public static let voice = OptionSpec.value(

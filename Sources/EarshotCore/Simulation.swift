@@ -60,16 +60,15 @@ public final class Simulation {
     /// Focus position before the batch's first tree change, while focus has not been settled since.
     var batchFocusIndex: Int??
 
-    /// Creates a simulation of `screens` (the first is shown at the start).
+    /// Creates a simulation of `screens` (the first is shown at the start; with none, an empty screen).
     public init(
         screens: [Screen], profile: UserProfile = .voiceOver, voice: VoiceProfile = .standard,
         speech: SpeechLibrary, tables: [String: [String: String]] = [:], reactions: [AppReaction] = []
     ) {
-        precondition(!screens.isEmpty, "a simulation needs a screen")
         self.profile = profile
         self.voice = voice
         self.speech = speech
-        self.screen = screens[0]
+        self.screen = screens.first ?? Screen(name: "", elements: [])
         self.screens = Dictionary(screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.tables = tables
         for reaction in reactions { self.reactions[reaction.trigger, default: []].append(reaction.actions) }

@@ -23,6 +23,7 @@ extension ParserState {
             guard let span = DurationLiteral.span(String(first.text.dropFirst())) else {
                 throw cursor.failure(at: first, "bad duration '\(first.text)'", hint: DurationLiteral.hint)
             }
+            try cursor.checkLimit(span, at: first)
             time = cursorTime + span
         } else if cursor.accept("wait") {
             let span = try cursor.span("how long to wait")
@@ -30,6 +31,7 @@ extension ParserState {
             rejectBlock(line, keyword: "wait")
             cursorTime = cursorTime + span
             endTime = max(endTime, cursorTime)
+            try checkTimelineLimits(line, events: 0)
             return
         }
         var repetition: ScenarioRepetition?
@@ -57,11 +59,16 @@ extension ParserState {
         }
         let action: ScenarioTimedAction
         var busy = TimeSpan.zero
+        var events = 1
         if userActionKeywords.contains(actionToken.text) {
             let user = try parseUserAction(&cursor, line: line)
             switch user.kind {
-            case .type(let text, let interval): busy = interval * max(0, text.count - 1)
-            case .swipe(_, let times, let interval): busy = interval * max(0, times - 1)
+            case .type(let text, let interval):
+                busy = interval * max(0, text.count - 1)
+                events = text.count
+            case .swipe(_, let times, let interval):
+                busy = interval * max(0, times - 1)
+                events = times
             default: break
             }
             rejectBlock(line, keyword: actionToken.text)
@@ -77,6 +84,9 @@ extension ParserState {
         if let repetition { busy = busy + repetition.interval * repetition.count }
         cursorTime = time
         endTime = max(endTime, time + busy)
+        let repeats = repetition.map { max(1, $0.count) } ?? 1
+        try checkTimelineLimits(
+            line, events: repeats > ScenarioLimits.mostEvents / max(1, events) ? Int.max : repeats * events)
         timeline.append(
             ScenarioTimedEvent(
                 time: time, repetition: repetition, action: action,
@@ -323,6 +333,9 @@ extension ParserState {
         case ("countdown", 2):
             guard let span = DurationLiteral.span(words[1]) else {
                 throw fail("bad duration '\(words[1])'", DurationLiteral.hint)
+            }
+            guard span <= ScenarioLimits.longestTime else {
+                throw fail("'\(words[1])' is longer than the 24-hour limit", "a countdown starts at most at 24h")
             }
             return .countdown(from: span)
         case (_, 1), (_, 2):

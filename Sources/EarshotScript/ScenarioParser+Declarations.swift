@@ -20,18 +20,23 @@ extension ParserState {
         -> [ScenarioElement]
     {
         var elements: [ScenarioElement] = []
-        for line in lines {
+        for line in lines where elementCount <= ScenarioLimits.mostElements {
             do throws(ParseFailure) {
                 if line.tokens.first?.text == "repeat" {
                     guard suffix == nil else {
                         throw TokenCursor(line).failure(at: line.tokens.first, "a repeat cannot hold another repeat")
                     }
                     var cursor = TokenCursor(line, skipping: 1)
+                    let countToken = cursor.current
                     let count = try cursor.integer("how many times", minimum: 1)
                     try cursor.finish()
                     try requireBlock(line, keyword: "repeat")
+                    try checkRepeatLimit(count, at: countToken, cursor: cursor)
+                    let before = diagnostics.count
                     for index in 1...count {
                         elements += parseElements(line.children, suffix: "-\(index)", seen: &seen)
+                        // Every copy would repeat the first copy's mistakes; past the limit nothing is added.
+                        if diagnostics.count > before || elementCount > ScenarioLimits.mostElements { break }
                     }
                 } else {
                     elements.append(try parseElement(line, suffix: suffix, seen: &seen))
@@ -50,6 +55,7 @@ extension ParserState {
         let kindToken = try cursor.keyword(ScenarioElementKind.allCases.map(\.rawValue), what: "element kind")
         let kind = ScenarioElementKind(rawValue: kindToken.text) ?? .text
         let idToken = try cursor.word("an element id")
+        try countElement(at: kindToken, cursor: cursor)
         let id = idToken.text + (suffix ?? "")
         if let first = seen[id] {
             // Report a repeat's duplicates only once, on the first copy.

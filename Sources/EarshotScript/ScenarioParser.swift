@@ -80,6 +80,11 @@ struct ParserState {
     var cursorTime = Instant.zero
     var endTime = Instant.zero
 
+    // Limits (ScenarioLimits)
+    var eventCount = 0
+    var elementCount = 0
+    var timeLimitReported = false
+
     init(path: String) { self.path = path }
 
     mutating func run(_ source: String) throws(ScriptDiagnostics) -> ScenarioDocument {
@@ -87,6 +92,8 @@ struct ParserState {
         let lines = lexer.lex(source)
         rawLines = lexer.rawLines
         diagnostics = lexer.diagnostics
+        // Blocks cut at the nesting limit would only add errors about their missing lines.
+        if lexer.nestsTooDeep { throw ScriptDiagnostics(diagnostics) }
         collectTableKeys(lines)
         for line in lines {
             do throws(ParseFailure) {
@@ -97,6 +104,12 @@ struct ParserState {
         }
         validateReferences()
         checkHeader()
+        if !lines.contains(where: { $0.tokens.first?.text == "screen" }) {
+            report(
+                ParseFailure(
+                    line: 1, column: 1, length: 1, message: "the script declares no screen",
+                    hint: "add a block like: screen Main, with an indented element line such as: button ok \"OK\""))
+        }
         if !diagnostics.isEmpty {
             diagnostics.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
             throw ScriptDiagnostics(diagnostics)
@@ -246,10 +259,10 @@ struct ParserState {
         case "typing-feedback":
             let token = try cursor.keyword(ScenarioTypingFeedback.allCases.map(\.rawValue), what: "typing feedback")
             settings.typingFeedback = ScenarioTypingFeedback(rawValue: token.text)
-        case "poll": settings.pollInterval = try cursor.span("the poll interval")
+        case "poll": settings.pollInterval = try cursor.period("the poll interval")
         case "hint-delay": settings.hintDelay = try cursor.span("the hint delay")
         case "focus-read-preempts-announcements": settings.focusReadPreemptsAnnouncements = try cursor.flag("on or off")
-        case "scan-step": settings.scanStep = try cursor.span("the scan step time")
+        case "scan-step": settings.scanStep = try cursor.period("the scan step time")
         case "duration": settings.duration = try cursor.span("the scenario's duration")
         default: break
         }

@@ -48,6 +48,8 @@ struct ScriptLexer {
     private(set) var diagnostics: [ScriptDiagnostic] = []
     /// Every raw line, index 0 = line 1, for diagnostics.
     private(set) var rawLines: [String] = []
+    /// True when blocks nest deeper than the limit: the tree is cut there, so the parser stops after lexing.
+    private(set) var nestsTooDeep = false
 
     init(path: String) { self.path = path }
 
@@ -63,7 +65,7 @@ struct ScriptLexer {
             if let line = lexLine(raw, number: index + 1) { flat.append(line) }
         }
         var position = 0
-        return buildBlocks(flat, position: &position, parentIndent: -1)
+        return buildBlocks(flat, position: &position, parentIndent: -1, depth: 0)
     }
 
     private mutating func lexLine(_ raw: String, number: Int) -> ScriptLine? {
@@ -111,6 +113,16 @@ struct ScriptLexer {
                         hint: "close the string with \" on the same line")
                     return nil
                 }
+                if content.count > ScenarioLimits.longestString {
+                    report(
+                        line: number, column: start + 1, length: 1,
+                        "a string of \(content.count.formatted) characters is longer than the "
+                            + "\(ScenarioLimits.longestString.formatted)-character limit",
+                        hint:
+                            "split the text; a string holds at most \(ScenarioLimits.longestString.formatted) characters"
+                    )
+                    return nil
+                }
                 tokens.append(ScriptToken(kind: .string, text: content, column: start + 1, length: index - start))
             } else if char == ":" || char == "=" {
                 tokens.append(
@@ -141,7 +153,22 @@ struct ScriptLexer {
     }
 
     /// Groups lines by indentation: each line owns the following lines indented deeper than it.
-    private mutating func buildBlocks(_ lines: [ScriptLine], position: inout Int, parentIndent: Int) -> [ScriptLine] {
+    ///
+    /// Recursion is one level per block, so blocks nested deeper than `ScenarioLimits.deepestNesting` are
+    /// reported and skipped without descending into them.
+    private mutating func buildBlocks(_ lines: [ScriptLine], position: inout Int, parentIndent: Int, depth: Int)
+        -> [ScriptLine]
+    {
+        if depth > ScenarioLimits.deepestNesting, position < lines.count, lines[position].indent > parentIndent {
+            let line = lines[position]
+            report(
+                line: line.number, column: line.indent + 1, length: 1,
+                "blocks nested more than \(ScenarioLimits.deepestNesting) levels deep",
+                hint: "a script nests at most \(ScenarioLimits.deepestNesting) blocks")
+            while position < lines.count, lines[position].indent > parentIndent { position += 1 }
+            nestsTooDeep = true
+            return []
+        }
         var result: [ScriptLine] = []
         var blockIndent: Int? = parentIndent < 0 ? 0 : nil
         while position < lines.count {
@@ -160,12 +187,12 @@ struct ScriptLexer {
                 }
                 position += 1
                 // Skip this line's own children too.
-                _ = buildBlocks(lines, position: &position, parentIndent: line.indent)
+                _ = buildBlocks(lines, position: &position, parentIndent: line.indent, depth: depth + 1)
                 continue
             }
             blockIndent = line.indent
             position += 1
-            line.children = buildBlocks(lines, position: &position, parentIndent: line.indent)
+            line.children = buildBlocks(lines, position: &position, parentIndent: line.indent, depth: depth + 1)
             result.append(line)
         }
         return result

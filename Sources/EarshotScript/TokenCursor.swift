@@ -112,12 +112,13 @@ struct TokenCursor {
         return token
     }
 
-    /// The next word as a span (`150ms`, `1.2s`, `2m`).
+    /// The next word as a span (`150ms`, `1.2s`, `2m`), at most 24 hours.
     mutating func span(_ what: String) throws(ParseFailure) -> TimeSpan {
         let token = try word(what)
         guard let span = DurationLiteral.span(token.text) else {
             throw failure(at: token, "bad duration '\(token.text)'", hint: DurationLiteral.hint)
         }
+        try checkLimit(span, at: token)
         return span
     }
 
@@ -148,7 +149,8 @@ struct TokenCursor {
 enum DurationLiteral {
     static let hint = "write a number followed by ms, s or m, e.g. 150ms, 1.2s, 2m"
 
-    /// `150ms`, `1.2s`, `2m`, `0.5h`: nil when malformed.
+    /// `150ms`, `1.2s`, `2m`, `0.5h`: nil when malformed; a value too large for the clock is `Int64.max`
+    /// nanoseconds, which every limit rejects.
     static func span(_ text: String) -> TimeSpan? {
         let units: [(String, Int64)] = [
             ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000),
@@ -167,7 +169,7 @@ enum DurationLiteral {
         guard (1...2).contains(pieces.count), let wholeText = pieces.first, !wholeText.isEmpty,
             wholeText.allSatisfy(\.isASCII), let whole = Int64(wholeText), whole >= 0
         else { return nil }
-        var result = whole * scale
+        var result = Saturating.multiply(whole, scale)
         if pieces.count == 2 {
             let fraction = pieces[1]
             guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
@@ -175,8 +177,11 @@ enum DurationLiteral {
             else { return nil }
             var divisor: Int64 = 1
             for _ in 0..<fraction.count { divisor *= 10 }
-            guard (digits * scale) % divisor == 0 else { return nil }
-            result += digits * scale / divisor
+            // digits < 10⁹ and scale ≤ 3.6·10¹², so digits · scale fits comfortably in 128 bits.
+            let product = digits.multipliedFullWidth(by: scale)
+            let (quotient, remainder) = divisor.dividingFullWidth(product)
+            guard remainder == 0 else { return nil }
+            result = Saturating.add(result, quotient)
         }
         return result
     }

@@ -40,24 +40,39 @@ public enum VoiceFile {
 
     /// Reads and parses the file at `path`; the profile is named after the file (without `.voice`).
     public static func load(path: String) throws(VoiceFileError) -> VoiceProfile {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw VoiceFileError(
-                path: path, line: 0, column: 0, message: "cannot read the voice file (\(error.localizedDescription))")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw VoiceFileError(path: path, line: 0, column: 0, message: "cannot read the voice file")
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return try parse(bytes: [UInt8](data), name: name, path: path)
+    }
+
+    /// Parses a voice file's bytes (UTF-8, with or without a byte order mark) into a profile named `name`.
+    ///
+    /// - Throws: `VoiceFileError`; bytes that are not UTF-8 are reported at the first bad byte.
+    public static func parse(bytes: [UInt8], name: String, path: String) throws(VoiceFileError) -> VoiceProfile {
+        let text: String
+        do throws(SourceText.InvalidByte) {
+            text = try SourceText.decode(bytes)
+        } catch {
+            throw VoiceFileError(
+                path: path, line: error.line, column: error.column,
+                message: "\(error.message); \(SourceText.InvalidByte.hint)", sourceLine: error.sourceLine)
+        }
         return try parse(text, name: name, path: path)
     }
 
     /// Parses voice file text into a profile named `name`; `path` is only used in errors.
+    ///
+    /// A leading byte order mark is ignored; lines end at `\n`, `\r\n` or `\r`.
     public static func parse(_ text: String, name: String, path: String) throws(VoiceFileError) -> VoiceProfile {
         var profile = VoiceProfile(name: name, espeakVoice: "")
         var seen: [String: Int] = [:]
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift, so split on it explicitly.
+        let lines = text.drop(while: { $0 == "\u{FEFF}" })
+            .split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         for (index, rawLine) in lines.enumerated() {
-            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
+            let line = String(rawLine)
             let number = index + 1
             func fail(_ column: Int, _ message: String) -> VoiceFileError {
                 VoiceFileError(path: path, line: number, column: column, message: message, sourceLine: line)

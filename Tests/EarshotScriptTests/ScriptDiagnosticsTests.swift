@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func wrongVariantListsTheChoices() throws {
-        let found = Self.diagnostics("title \"T\"\npattern custom p\nvariant fixed\n")
+        let found = Self.diagnostics("title \"T\"\npattern custom p\nvariant fixed\nscreen S\n  button a \"A\"\n")
         #expect(
             found.first?.description == """
                 bad.earshot:3:9: error: unknown variant 'fixed'
