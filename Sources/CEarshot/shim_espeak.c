@@ -348,9 +348,15 @@ static void stop_zygote(void) {
     zygote.pid = 0;
 }
 
+/// At exit the zygote is stopped and waited for, so the CPU time of every worker (each waited for by the
+/// zygote) is counted in this process's children, where `earshot bench` and `time` look for it.
+static void stop_zygote_at_exit(void) { stop_zygote(); }
+
 /// Starts the zygote when none is running; 0 on success.
 static int ensure_zygote(void) {
+    static int reaped_at_exit = 0;
     if (zygote.pid > 0) return 0;
+    if (!reaped_at_exit) reaped_at_exit = atexit(stop_zygote_at_exit) == 0;
     int requests[2];
     int replies[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, requests) != 0) return -1;

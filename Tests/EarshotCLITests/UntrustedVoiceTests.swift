@@ -5,7 +5,7 @@ import Testing
 /// a non-zero exit and no output file; the private espeak-ng data folder does not outlive the process.
 @Suite struct UntrustedVoiceTests {
     /// The exit status of a voice file error (as in VoiceErrorLocationTests).
-    static let voiceFileErrorStatus: Int32 = 1
+    static let voiceFileErrorStatus: Int32 = 2
 
     /// A copy of the shipped Voices folder whose `file` has `key`'s line replaced by `key value`.
     static func voices(editing file: String, key: String, value: String) throws -> (folder: String, line: Int) {

@@ -7,7 +7,7 @@ import Testing
 /// Every input that used to crash the parser or the runner is a located error now, and each limit
 /// (docs/scenario-format.md, "Limits") accepts its bound and rejects one past it.
 @Suite struct ScenarioLimitsTests {
-    static let header = "title \"T\"\npattern p\nvariant before\nscreen S\n  button ok \"OK\"\n"
+    static let header = "title \"T\"\npattern custom p\nvariant before\nscreen S\n  button ok \"OK\"\n"
 
     /// The diagnostics for `header + body`, or [] when it parses.
     static func diagnostics(_ body: String, header: String = header) -> [ScriptDiagnostic] {
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func aScriptWithoutAScreenIsALocatedError() throws {
-        let header = "title \"T\"\npattern p\nvariant before\n"
+        let header = "title \"T\"\npattern custom p\nvariant before\n"
         let found = Self.diagnostics("at 0s announce \"x\"\n", header: header)
         #expect(found.map(\.message) == ["the script declares no screen"])
         #expect(found.first?.location == SourceLocation(path: "x.earshot", line: 1, column: 1))
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func elementsUpToTheLimitParseAndMoreAreALocatedError() throws {
-        let header = "title \"T\"\npattern p\nvariant before\nscreen S\n"
+        let header = "title \"T\"\npattern custom p\nvariant before\nscreen S\n"
         #expect(Self.diagnostics("  repeat 10000:\n    button b \"B\"\n", header: header).isEmpty)
         let found = Self.diagnostics("  button a \"A\"\n  repeat 10000:\n    button b \"B\"\n", header: header)
         #expect(found.map(\.message) == ["more than 10,000 elements"])
@@ -176,14 +176,14 @@ import Testing
     }
 
     @Test func aRepeatOfABillionIsALocatedErrorWithoutBuildingAnything() throws {
-        let header = "title \"T\"\npattern p\nvariant before\nscreen S\n"
+        let header = "title \"T\"\npattern custom p\nvariant before\nscreen S\n"
         let found = Self.diagnostics("  repeat 1000000000:\n    button b \"B\"\n", header: header)
         #expect(found.map(\.message) == ["repeat 1,000,000,000 is more than the 10,000-element limit"])
         #expect(found.first.map { ($0.location.line, $0.location.column) } ?? (0, 0) == (5, 10))
     }
 
     @Test func aRepeatedMistakeIsReportedOnceNotOncePerCopy() throws {
-        let header = "title \"T\"\npattern p\nvariant before\nscreen S\n"
+        let header = "title \"T\"\npattern custom p\nvariant before\nscreen S\n"
         let found = Self.diagnostics("  repeat 5000:\n    buton b \"B\"\n", header: header)
         #expect(found.count == 1)
         #expect(found.first?.message == "unknown element kind 'buton'")
