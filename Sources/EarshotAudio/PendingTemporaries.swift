@@ -2,15 +2,27 @@ import Foundation
 
 /// Every hidden temporary file this process has open and not yet committed, so an interrupted command
 /// (Ctrl-C, SIGTERM) can remove them before it exits: a half-written render leaves nothing behind.
+///
+/// Files that must appear together are renamed into place inside ``publishing(_:)``; an interrupt waits for
+/// that to end (``removeAllAndExit(status:)``), so it lands before the first rename or after the last.
 public enum PendingTemporaries {
     private static let lock = NSLock()
+    /// Held while a set of files is renamed into place, and by an interrupt until the process is gone.
+    private static let publishLock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
 
     static func add(_ path: String) { lock.withLock { _ = paths.insert(path) } }
 
     static func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
 
-    /// Unlinks every pending temporary; returns how many there were. Called from an interrupt handler's queue.
+    /// Runs `body` (renames that must all happen or none) with interrupts held off until it returns.
+    public static func publishing<T>(_ body: () throws -> T) rethrows -> T {
+        publishLock.lock()
+        defer { publishLock.unlock() }
+        return try body()
+    }
+
+    /// Unlinks every pending temporary; returns how many there were.
     @discardableResult
     public static func removeAll() -> Int {
         lock.withLock {
@@ -18,5 +30,15 @@ public enum PendingTemporaries {
             defer { paths.removeAll() }
             return paths.count
         }
+    }
+
+    /// For an interrupt handler: waits for a running ``publishing(_:)`` to end, removes every pending
+    /// temporary and ends the process with `status`, never letting another publish start.
+    ///
+    /// `_exit`, not `exit`: atexit work (espeak-ng's own teardown) could deadlock mid-synthesis.
+    public static func removeAllAndExit(status: Int32) -> Never {
+        publishLock.lock()
+        removeAll()
+        _exit(status)
     }
 }

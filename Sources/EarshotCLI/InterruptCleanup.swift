@@ -13,11 +13,9 @@ enum InterruptCleanup {
         sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { number, status in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                PendingTemporaries.removeAll()
-                // _exit, not exit: atexit work (espeak-ng's own teardown) could deadlock mid-synthesis.
-                _exit(status)
-            }
+            // Waits for a render's files to finish moving into place together, so the signal leaves the whole
+            // old set or the whole new one, then removes every hidden temporary and exits.
+            source.setEventHandler { PendingTemporaries.removeAllAndExit(status: status) }
             source.resume()
             return source
         }
