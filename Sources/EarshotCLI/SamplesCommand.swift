@@ -9,7 +9,7 @@ import Foundation
 /// process, because espeak-ng's audio is byte-identical only for the same call sequence from a fresh start
 /// (ENGINE-NOTES): so a sample equals what `earshot render` gives for that script anywhere, and `--check` can
 /// compare bytes. `--check` renders into a temporary folder, compares every file with `Samples/` and names the
-/// stale, missing and extra ones (status 1 when any).
+/// stale, missing and extra ones, and any WAV whose companion files are from another render (status 1 when any).
 public struct SamplesCommand: Command {
     /// Creates the command.
     public init() {}
@@ -137,6 +137,15 @@ public struct SamplesCommand: Command {
         }
         for extra in Self.ownedFiles(in: samples) where !produced.contains(extra) {
             problems.append("extra: \(samples)/\(extra) (no script renders it)")
+        }
+        // Each stored WAV with its transcript, timeline and page must be one render (a killed `earshot samples`
+        // can leave a mixed set; byte comparison alone would call it stale without saying why).
+        for file in produced where file.hasSuffix(".wav") && manager.fileExists(atPath: samples + "/" + file) {
+            let wav = samples + "/" + file
+            let found =
+                (try? RenderStamp.check(wav: wav, page: RenderOutputs.companion(of: wav, extension: "html")))
+                ?? [RenderStamp.Mismatch(path: wav, problem: "cannot be read as a WAV")]
+            problems += found.map { "mixed: \($0)" }
         }
         for problem in problems { context.print(problem) }
         if problems.isEmpty {
