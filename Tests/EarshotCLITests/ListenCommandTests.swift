@@ -57,6 +57,8 @@ import Testing
         #expect(try Self.maximum(in: figures, containing: "device silent") <= 15)
     }
 
+    /// Keys are fed one at a time, each after the line it waits for: the test's pace never decides the outcome
+    /// (the debounce is judged by the times printed on the lines, which are the session's own clock).
     @Test func interactiveKeysSwipeTypeToggleAndQuitAndTheTerminalIsRestored() throws {
         let terminal = try PseudoTerminal()
         let before = terminal.localFlags
@@ -70,21 +72,56 @@ import Testing
         #expect(terminal.waitFor("🗣 announcement \"Results updated\""))
         terminal.send("\t")  // to the after script, focus kept on the field
         #expect(terminal.waitFor("switching to after"))
-        #expect(terminal.waitFor("◎ focus → query"))
+        #expect(terminal.waitFor("◎ focus → query", after: "switching to after"))
         terminal.send("a")
-        #expect(terminal.waitFor("⌨ type \"a\""))
+        #expect(terminal.waitFor("⌨ type \"a\"", after: "switching to after"))
         terminal.send("\u{1B}[C")  // → swipe next: to the results text the keystroke filled in
-        #expect(terminal.waitFor("◎ focus → results (swipe next)"))
+        #expect(terminal.waitFor("◎ focus → results (swipe next)", after: "switching to after"))
         terminal.send("\u{1B}")  // Esc quits
-        #expect(terminal.waitForExit(process, seconds: 5))
+        #expect(terminal.waitForExit(process))
         #expect(process.terminationStatus == 0)
         let output = terminal.output
         #expect(output.components(separatedBy: "transcript:").count == 3, "one transcript per script")
-        // The before script announced on the keystroke; the after one (debounced 600 ms) not within it.
-        let after = output.components(separatedBy: "switching to after").last ?? ""
-        #expect(
-            !(after.components(separatedBy: "transcript:").first ?? "").contains("🗣 announcement \"Results updated\""))
+        // The before script announces at the keystroke; the after one only once typing has paused 600 ms. However
+        // slowly the keys arrived, the after's announcement is either not heard before Esc or heard ≥ 600 ms later.
+        let parts = output.components(separatedBy: "switching to after")
+        let live = { (part: String) in part.components(separatedBy: "transcript:").first ?? "" }
+        let beforeLive = live(parts.first ?? "")
+        let afterLive = live(parts.last ?? "")
+        let beforeDelay = try #require(
+            Self.delay(in: beforeLive, from: "⌨ type \"j\"", to: "🗣 announcement \"Results updated\""))
+        #expect(beforeDelay < 600, "the before script announced \(beforeDelay) ms after the keystroke")
+        if let afterDelay = Self.delay(in: afterLive, from: "⌨ type \"a\"", to: "🗣 announcement \"Results updated\"") {
+            #expect(afterDelay >= 600, "the after script announced \(afterDelay) ms after the keystroke")
+        }
         #expect(terminal.localFlags == before, "raw mode left behind")
+    }
+
+    /// Milliseconds between the first live line containing `from` and the first later one containing `to`, read
+    /// from the time each line starts with (`850ms`, `1.234s`); nil when either is missing.
+    static func delay(in text: String, from: String, to: String) -> Int? {
+        // A status line is redrawn in place (`\r ESC[K`) before each live line: keep what follows the last redraw.
+        let lines = text.split(separator: "\n").map { line in
+            String(line.components(separatedBy: "\u{1B}[K").last ?? "").trimmingCharacters(in: .whitespaces.union(["\r"]))
+        }
+        guard let start = lines.firstIndex(where: { $0.contains(from) }),
+            let end = lines[start...].firstIndex(where: { $0.contains(to) }),
+            let first = milliseconds(lines[start]), let last = milliseconds(lines[end])
+        else { return nil }
+        return last - first
+    }
+
+    /// The time a live line starts with, in milliseconds.
+    static func milliseconds(_ line: String) -> Int? {
+        guard let stamp = line.split(separator: " ").first else { return nil }
+        if stamp.hasSuffix("ms") { return Int(stamp.dropLast(2)) }
+        guard stamp.hasSuffix("s"), let seconds = Double(stamp.dropLast()) else { return nil }
+        return Int((seconds * 1000).rounded())
+    }
+
+    @Test(arguments: [("850ms", 850), ("1.234s", 1234), ("12.000s", 12000), ("transcript:", nil)] as [(String, Int?)])
+    func liveLineTimesAreReadInMilliseconds(stamp: String, expected: Int?) {
+        #expect(Self.milliseconds("   " + stamp + "  ⌨ type \"a\"") == expected)
     }
 
     static func maximum(in figures: [String], containing label: String) throws -> Double {
