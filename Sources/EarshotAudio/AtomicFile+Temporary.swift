@@ -91,19 +91,24 @@ extension AtomicFile {
             // Keep the hidden name within NAME_MAX (255) whatever the destination's name length.
             let shortName = String(decoding: Array(name.utf8.prefix(200)), as: UTF8.self)
             var template = Array("\(folder)/.\(shortName).XXXXXX.tmp".utf8CString)
-            let made = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                guard let base = buffer.baseAddress else { return -1 }
-                return mkstemps(base, 4)
+            var made: Int32 = -1
+            var failure: Int32 = 0
+            let path = PendingTemporaries.create {
+                made = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    guard let base = buffer.baseAddress else { return -1 }
+                    return mkstemps(base, 4)
+                }
+                failure = errno
+                guard made >= 0 else { return nil }
+                return template.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress.map { String(cString: $0) } ?? ""
+                }
             }
-            guard made >= 0 else {
-                throw AudioFileError.system(.create, path: destination, code: errno)
+            guard let path, made >= 0 else {
+                throw AudioFileError.system(.create, path: destination, code: failure)
             }
             descriptor = made
-            let path = template.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { String(cString: $0) } ?? ""
-            }
             temporaryPath = path
-            PendingTemporaries.add(path)
         }
 
         deinit { discard() }

@@ -11,7 +11,15 @@ public enum PendingTemporaries {
     private static let publishLock = NSLock()
     nonisolated(unsafe) private static var paths: Set<String> = []
 
-    static func add(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+    /// Creates a temporary with `make` (which returns its path, or nil on failure) and records it in one step, so
+    /// an interrupt cannot land between the file's creation and its record.
+    static func create(_ make: () -> String?) -> String? {
+        lock.withLock {
+            let path = make()
+            if let path { paths.insert(path) }
+            return path
+        }
+    }
 
     static func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
 

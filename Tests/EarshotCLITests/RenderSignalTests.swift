@@ -49,8 +49,10 @@ import Testing
         case wavStarted
         /// When the timeline's temporary appears (the WAV is finished).
         case timelineStaged
-        /// When the page's temporary appears: the files are about to be moved into place.
+        /// When the page's temporary appears: the files are about to be flushed and moved into place.
         case pageStaged
+        /// When the first file (the WAV) has been moved into place and the others are being moved.
+        case firstRename
 
         /// The temporary whose creation triggers the signal.
         var trigger: String? {
@@ -59,7 +61,14 @@ import Testing
             case .wavStarted: ".out.wav."
             case .timelineStaged: ".out.jsonl."
             case .pageStaged: ".out.html."
+            case .firstRename: "out.wav"
             }
+        }
+
+        /// Whether `name` (created or moved into the folder) is this moment's event.
+        func isTrigger(_ name: String) -> Bool {
+            guard let trigger else { return false }
+            return self == .firstRename ? name == trigger : name.hasPrefix(trigger) && name.hasSuffix(".tmp")
         }
     }
 
@@ -83,9 +92,9 @@ import Testing
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        if let trigger = moment.trigger {
+        if moment.trigger != nil {
             // A generous ceiling: the event, not the time, decides; a render that ends first just ends.
-            _ = watcher.waitForCreation { $0.hasPrefix(trigger) && $0.hasSuffix(".tmp") } isDone: { !process.isRunning }
+            _ = watcher.waitForCreation { moment.isTrigger($0) } isDone: { !process.isRunning }
         }
         usleep(delay)
         kill(process.processIdentifier, number)
@@ -106,6 +115,16 @@ import Testing
         }
     }
 
+    /// The random delay after a moment's event, in microseconds: up to 30 ms from the start, 4 ms after a
+    /// temporary appears, 0.5 ms after the first rename (the others follow within microseconds).
+    static func longestDelay(_ moment: Moment) -> UInt32 {
+        switch moment {
+        case .atStart: 30_000
+        case .wavStarted, .timelineStaged, .pageStaged: 4_000
+        case .firstRename: 500
+        }
+    }
+
     @Test func sigintOrSigtermAtAnyMomentLeavesTheWholeOldSetOrTheWholeNewSet() throws {
         let scratch = NSTemporaryDirectory() + "earshot-signals-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -115,7 +134,7 @@ import Testing
         for index in 0..<40 {
             let number = index % 2 == 0 ? SIGINT : SIGTERM
             let moment = Moment.allCases[index / 2 % Moment.allCases.count]
-            let delay = moment == .atStart ? UInt32.random(in: 0...30_000, using: &random) : UInt32.random(in: 0...4_000, using: &random)
+            let delay = UInt32.random(in: 0...Self.longestDelay(moment), using: &random)
             let result = try Self.trial(
                 folder: scratch + "/trial", old: old, signal: number, moment: moment, delay: delay)
             let which = result.files == old ? "old" : result.files == new ? "new" : "mixed"
@@ -135,8 +154,8 @@ import Testing
         var random = SplitMix(state: 20)
         var outcomes: [String: Int] = [:]
         for index in 0..<16 {
-            let moment: Moment = index % 4 == 0 ? .timelineStaged : .pageStaged
-            let delay = UInt32.random(in: 0...4_000, using: &random)
+            let moment: Moment = index % 4 == 0 ? .pageStaged : .firstRename
+            let delay = UInt32.random(in: 0...Self.longestDelay(moment), using: &random)
             let folder = scratch + "/trial"
             let result = try Self.trial(folder: folder, old: old, signal: SIGKILL, moment: moment, delay: delay)
             let mixed = result.files != old && result.files != new
@@ -152,20 +171,21 @@ import Testing
     }
 }
 
-/// Reports files created in a folder, through inotify.
+/// Reports files created in a folder or moved into it, through inotify.
 final class FolderWatcher {
     private let descriptor: Int32
 
     init(_ folder: String) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0, inotify_add_watch(descriptor, folder, UInt32(IN_CREATE)) >= 0 else {
+        guard descriptor >= 0, inotify_add_watch(descriptor, folder, UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) >= 0
+        else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
     }
 
     deinit { close(descriptor) }
 
-    /// Waits until a file whose name satisfies `matches` is created, or `isDone()` (checked every 50 ms), or a
+    /// Waits until a file whose name satisfies `matches` is created or moved in, or `isDone()` (checked every 50 ms), or a
     /// minute passes. Returns whether the file appeared.
     func waitForCreation(_ matches: (String) -> Bool, isDone: () -> Bool) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
