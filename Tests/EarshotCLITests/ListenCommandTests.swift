@@ -101,7 +101,7 @@ import Testing
     /// from the time each line starts with (`850ms`, `1.234s`); nil when either is missing.
     static func delay(in text: String, from: String, to: String) -> Int? {
         // A status line is redrawn in place (`\r ESC[K`) before each live line: keep what follows the last redraw.
-        let lines = text.split(separator: "\n").map { line in
+        let lines = text.split(whereSeparator: \.isNewline).map { line in
             String(line.components(separatedBy: "\u{1B}[K").last ?? "").trimmingCharacters(in: .whitespaces.union(["\r"]))
         }
         guard let start = lines.firstIndex(where: { $0.contains(from) }),
