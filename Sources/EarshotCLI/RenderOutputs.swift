@@ -153,7 +153,8 @@ public enum RenderOutputs {
         }
         let fingerprint = writer.fingerprint
         let wav = try writer.stage()
-        let vtt = try StagedFile(path: vttPath, text: RenderStamp.stamp(transcript: transcript.document, with: fingerprint))
+        let vtt = try StagedFile(
+            path: vttPath, text: RenderStamp.stamp(transcript: transcript.document, with: fingerprint))
         let json = try StagedFile(
             path: jsonPath,
             text: RenderStamp.timelineLine(for: fingerprint, sampleRate: rate)

@@ -102,7 +102,8 @@ import Testing
     static func delay(in text: String, from: String, to: String) -> Int? {
         // A status line is redrawn in place (`\r ESC[K`) before each live line: keep what follows the last redraw.
         let lines = text.split(whereSeparator: \.isNewline).map { line in
-            String(line.components(separatedBy: "\u{1B}[K").last ?? "").trimmingCharacters(in: .whitespaces.union(["\r"]))
+            String(line.components(separatedBy: "\u{1B}[K").last ?? "").trimmingCharacters(
+                in: .whitespaces.union(["\r"]))
         }
         guard let start = lines.firstIndex(where: { $0.contains(from) }),
             let end = lines[start...].firstIndex(where: { $0.contains(to) }),

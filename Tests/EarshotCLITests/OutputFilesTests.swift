@@ -74,7 +74,8 @@ import Testing
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path + "/runs", withIntermediateDirectories: false)
         try Data("old".utf8).write(to: URL(fileURLWithPath: folder.path + "/runs/1.wav"))
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/latest.wav", withDestinationPath: "runs/1.wav")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/latest.wav", withDestinationPath: "runs/1.wav")
         let result = try EarshotBinary.run(["render", Self.script, "-o", folder.path + "/latest.wav"])
         #expect(result.status == 0, "\(result.error)")
         #expect(Self.fileType(folder.path + "/latest.wav") == 0o120_000)

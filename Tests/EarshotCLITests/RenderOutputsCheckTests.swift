@@ -75,7 +75,11 @@ import Testing
         let watcher = try FolderWatcher(folder)
         try process.run()
         // The WAV's temporary appearing is the event; the ceiling only guards against a hung render.
-        let sawTemporary = watcher.waitForCreation { $0.hasSuffix(".tmp") } isDone: { !process.isRunning }
+        let sawTemporary = watcher.waitForCreation {
+            $0.hasSuffix(".tmp")
+        } isDone: {
+            !process.isRunning
+        }
         #expect(sawTemporary, "the render never started writing")
         process.interrupt()
         process.waitUntilExit()

@@ -94,7 +94,11 @@ import Testing
         try process.run()
         if moment.trigger != nil {
             // A generous ceiling: the event, not the time, decides; a render that ends first just ends.
-            _ = watcher.waitForCreation { moment.isTrigger($0) } isDone: { !process.isRunning }
+            _ = watcher.waitForCreation {
+                moment.isTrigger($0)
+            } isDone: {
+                !process.isRunning
+            }
         }
         usleep(delay)
         kill(process.processIdentifier, number)
@@ -196,7 +200,8 @@ final class FolderWatcher {
                 var offset = 0
                 // struct inotify_event: wd, mask, cookie, len (4 bytes each), then len bytes of NUL-padded name.
                 while count > 0, offset + 16 <= count {
-                    let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8
+                    let length =
+                        Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8
                         | Int(buffer[offset + 14]) << 16 | Int(buffer[offset + 15]) << 24
                     let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                     if matches(String(decoding: nameBytes, as: UTF8.self)) { return true }
