@@ -75,8 +75,10 @@ import Testing
         #expect(terminal.waitFor("◎ focus → query", after: "switching to after"))
         terminal.send("a")
         #expect(terminal.waitFor("⌨ type \"a\"", after: "switching to after"))
+        // The app fills in the results text 10 ms (session time) after the keystroke; swipe only once it has.
+        #expect(terminal.waitFor("📱 set results label", after: "⌨ type \"a\""))
         terminal.send("\u{1B}[C")  // → swipe next: to the results text the keystroke filled in
-        #expect(terminal.waitFor("◎ focus → results (swipe next)", after: "switching to after"))
+        #expect(terminal.waitFor("◎ focus → results (swipe next)", after: "switching to after"), "\(terminal.output)")
         terminal.send("\u{1B}")  // Esc quits
         #expect(terminal.waitForExit(process))
         #expect(process.terminationStatus == 0)
