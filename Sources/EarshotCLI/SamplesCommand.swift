@@ -43,6 +43,7 @@ public struct SamplesCommand: Command {
                 ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path
         )
         .standardizedFileURL.path
+        try Self.checkFolder(samples)
         try Self.checkOwnership(of: samples)
         let paths = try ScenarioInputs.scriptPaths([root], context: context)
         let documents = try ScenarioInputs.parse(paths)
@@ -56,8 +57,7 @@ public struct SamplesCommand: Command {
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path) + ".wav"
-            try manager.createDirectory(
-                atPath: target + "/" + folder, withIntermediateDirectories: true)
+            try Self.createFolder(target + "/" + folder)
             try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
             let stem = String(wavRelative.dropLast(4))
             let outputs = (try? manager.contentsOfDirectory(atPath: target + "/" + folder)) ?? []
@@ -169,6 +169,28 @@ public struct SamplesCommand: Command {
             !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
                 && FileManager.default.fileExists(atPath: folder + "/" + name)
         }.sorted()
+    }
+
+    /// Refuses a samples path that exists and is not a folder (a file, a device such as `/dev/full`).
+    static func checkFolder(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return
+        }
+        throw CommandFailure("cannot write samples into \(path): it is not a folder; give a folder with -o")
+    }
+
+    /// Creates a folder (and its parents), failing with the path and the system's reason.
+    static func createFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason =
+                underlying?.domain == NSPOSIXErrorDomain
+                ? String(cString: strerror(Int32(underlying?.code ?? 0))) : error.localizedDescription
+            throw CommandFailure("cannot create the folder \(path): \(reason)")
+        }
     }
 
     /// Refuses to write into a folder that has files but no manifest: it is not a samples folder, and rendering

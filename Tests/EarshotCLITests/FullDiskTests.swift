@@ -94,6 +94,22 @@ struct FullDiskTests {
         #expect(left.filter { $0.contains(".") }.isEmpty, "files left: \(left)")
     }
 
+    @Test func samplesIntoADeviceFailSayingItIsNotAFolder() throws {
+        let folder = NSTemporaryDirectory() + "earshot-disk-device-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let full = folder + "/full"
+        // A private /dev/full (1, 7): a regression can only replace this node, never the system's.
+        try #require(mknod(full, mode_t(0o020_666), dev_t(1 << 8) | dev_t(7)) == 0)
+        let result = try EarshotBinary.run(["samples", "--scripts", packageRoot + "/Scripts", "-o", full])
+        #expect(result.status == 1)
+        #expect(
+            result.error.contains("cannot write samples into \(full): it is not a folder; give a folder with -o"),
+            "\(result.error)")
+        var info = stat()
+        #expect(lstat(full, &info) == 0 && info.st_mode & 0o170_000 == 0o020_000)
+    }
+
     @Test(arguments: ["render", "compare", "samples"])
     func writingIntoAReadOnlyFolderFailsNamingThePath(command: String) throws {
         let disk = try SmallDisk(kilobytes: 64, readOnly: true)
@@ -107,7 +123,8 @@ struct FullDiskTests {
         let result = try EarshotBinary.run(words)
         #expect(result.status == 1)
         #expect(result.error.contains(disk.path), "\(result.error)")
-        #expect(result.error.contains("Read-only file system"), "\(result.error)")
+        #expect(result.error.contains(": Read-only file system"), "\(result.error)")
+        #expect(!result.error.contains("NSCocoaErrorDomain"), "\(result.error)")
         #expect(disk.contents.isEmpty)
     }
 }
