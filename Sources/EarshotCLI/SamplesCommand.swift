@@ -180,16 +180,21 @@ public struct SamplesCommand: Command {
         throw CommandFailure("cannot write samples into \(path): it is not a folder; give a folder with -o")
     }
 
-    /// Creates a folder (and its parents), failing with the path and the system's reason.
+    /// Creates a folder and its missing parents with `mkdir(2)`, failing with the path and the system's reason
+    /// (`Read-only file system`, `Not a directory`).
     static func createFolder(_ path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason =
-                underlying?.domain == NSPOSIXErrorDomain
-                ? String(cString: strerror(Int32(underlying?.code ?? 0))) : error.localizedDescription
-            throw CommandFailure("cannot create the folder \(path): \(reason)")
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            guard mkdir(built, 0o777) != 0 else { continue }
+            let code = errno
+            var isDirectory: ObjCBool = false
+            if code == EEXIST, FileManager.default.fileExists(atPath: built, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                continue
+            }
+            throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(code)))")
         }
     }
 
