@@ -47,53 +47,78 @@ extension AtomicFile {
 
     /// A hidden temporary file next to a destination that becomes the destination only on `commit()`.
     ///
-    /// 1. `init` creates `.NAME.XXXXXX.tmp` in the destination's folder with `mkstemps` (same file
-    ///    system, so the final `rename` is atomic).
+    /// 1. `init` looks at what the destination is (``Destination``): a missing path or a regular file gets
+    ///    `.NAME.XXXXXX.tmp` in the same folder, made with `mkstemps` (same file system, so the final `rename` is
+    ///    atomic); a symbolic link is followed to its file; a character device or FIFO is opened and written
+    ///    through when allowed, never replaced; anything else is refused before a byte is written.
     /// 2. `write` and `seek` go straight to the descriptor; every return value is checked and a short
     ///    write is continued.
-    /// 3. `commit` sets the usual permissions, `fsync`s, closes and renames over the destination, then
-    ///    syncs the folder.
-    /// 4. Any failure on the way, `discard()`, or `deinit` before `commit` closes and unlinks the
+    /// 3. `commit` is `finishWriting` (set the usual permissions, `fsync`, close) then `publish` (rename over
+    ///    the destination, sync the folder). Several files that must appear together finish writing first and
+    ///    publish one after another (``StagedFile/commitTogether(_:)``).
+    /// 4. Any failure on the way, `discard()`, or `deinit` before `publish` closes and unlinks the
     ///    temporary: the destination is either the complete new file or untouched, never partial.
     ///
     /// A process killed mid-write can leave the hidden `.tmp` behind (nothing can run then); the
-    /// destination itself is still never partial.
+    /// destination itself is still never partial. Writing through to a device or FIFO is not atomic: its
+    /// reader sees the bytes as they are written.
     final class Temporary {
         /// The path the user asked for.
         let destination: String
-        /// The hidden temporary's path.
-        let temporaryPath: String
+        /// The file that is replaced: the destination, or the file its symbolic link points at.
+        let target: String
+        /// The hidden temporary's path; nil when writing through to a device or FIFO.
+        let temporaryPath: String?
         private var descriptor: Int32
         private let io: IO
+        private var isFinished = false
         private var isCommitted = false
 
-        /// Creates the temporary file in the destination's folder.
-        init(destination: String, io: IO = .posix) throws {
+        /// Creates the temporary file in the destination's folder, or opens a device or FIFO to write through.
+        init(destination: String, io: IO = .posix, special: SpecialFiles = .refuse) throws {
             self.destination = destination
             self.io = io
-            let (folder, name) = Self.split(destination)
+            switch try AtomicFile.destination(of: destination, special: special) {
+            case .stream(let path):
+                target = path
+                temporaryPath = nil
+                descriptor = try AtomicFile.openStream(path, for: destination)
+                return
+            case .absent(let path), .regular(let path):
+                target = path
+            }
+            let (folder, name) = Self.split(target)
             // Keep the hidden name within NAME_MAX (255) whatever the destination's name length.
             let shortName = String(decoding: Array(name.utf8.prefix(200)), as: UTF8.self)
             var template = Array("\(folder)/.\(shortName).XXXXXX.tmp".utf8CString)
-            let made = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                guard let base = buffer.baseAddress else { return -1 }
-                return mkstemps(base, 4)
+            var made: Int32 = -1
+            var failure: Int32 = 0
+            let path = PendingTemporaries.create {
+                made = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    guard let base = buffer.baseAddress else { return -1 }
+                    return mkstemps(base, 4)
+                }
+                failure = errno
+                guard made >= 0 else { return nil }
+                return template.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress.map { String(cString: $0) } ?? ""
+                }
             }
-            guard made >= 0 else {
-                throw AudioFileError.system(.create, path: destination, code: errno)
+            guard let path, made >= 0 else {
+                throw AudioFileError.system(.create, path: destination, code: failure)
             }
             descriptor = made
-            temporaryPath = template.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { String(cString: $0) } ?? ""
-            }
-            PendingTemporaries.add(temporaryPath)
+            temporaryPath = path
         }
 
         deinit { discard() }
 
+        /// True when the bytes go straight into a character device or FIFO.
+        var isWritingThrough: Bool { temporaryPath == nil }
+
         /// Writes all of `bytes` at the current offset; on failure removes the temporary and throws.
         func write(_ bytes: UnsafeRawBufferPointer) throws {
-            guard descriptor >= 0 else { throw closedError() }
+            guard descriptor >= 0, !isFinished else { throw closedError() }
             var offset = 0
             while offset < bytes.count {
                 let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
@@ -111,7 +136,7 @@ extension AtomicFile {
 
         /// Moves the write position to `offset` bytes from the start.
         func seek(to offset: Int) throws {
-            guard descriptor >= 0 else { throw closedError() }
+            guard descriptor >= 0, !isFinished else { throw closedError() }
             guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
                 let code = errno
                 discard()
@@ -119,15 +144,24 @@ extension AtomicFile {
             }
         }
 
-        /// Flushes to disk and renames the temporary onto the destination, then makes the rename durable by
-        /// syncing the folder — unless the caller commits several files in one folder and syncs it once last.
+        /// Flushes to disk and moves the file into place, then makes the rename durable by syncing the folder —
+        /// unless the caller commits several files and syncs once last.
         func commit(syncingFolder: Bool = true) throws {
-            guard descriptor >= 0 else { throw closedError() }
-            _ = fchmod(descriptor, 0o666 & ~Self.processUmask)
-            let synced = io.fsync(descriptor)
-            if synced != 0 {
-                discard()
-                throw AudioFileError.system(.write, path: destination, code: -synced)
+            try finishWriting()
+            try publish(syncingFolder: syncingFolder)
+        }
+
+        /// Sets the usual permissions, flushes the bytes to disk and closes the temporary; it is then ready to
+        /// `publish`. A device or FIFO is just closed.
+        func finishWriting() throws {
+            guard descriptor >= 0, !isFinished else { throw closedError() }
+            if !isWritingThrough {
+                _ = fchmod(descriptor, 0o666 & ~Self.processUmask)
+                let synced = io.fsync(descriptor)
+                if synced != 0 {
+                    discard()
+                    throw AudioFileError.system(.write, path: destination, code: -synced)
+                }
             }
             let closed = close(descriptor)
             let closeError = errno
@@ -136,27 +170,40 @@ extension AtomicFile {
                 discard()
                 throw AudioFileError.system(.write, path: destination, code: closeError)
             }
-            let renamed = io.rename(temporaryPath, destination)
+            isFinished = true
+        }
+
+        /// Renames the finished temporary over the destination (nothing to do for a device or FIFO).
+        func publish(syncingFolder: Bool = true) throws {
+            guard isFinished, !isCommitted else { throw closedError() }
+            guard let temporaryPath else {
+                isCommitted = true
+                return
+            }
+            let renamed = io.rename(temporaryPath, target)
             if renamed != 0 {
                 discard()
                 throw AudioFileError.system(.rename, path: destination, code: -renamed)
             }
             isCommitted = true
             PendingTemporaries.remove(temporaryPath)
-            if syncingFolder { Self.syncFolder(Self.split(destination).folder) }
+            if syncingFolder { Self.syncFolder(of: target) }
         }
 
-        /// Closes and removes the temporary unless it was committed. Safe to call more than once.
+        /// Closes and removes the temporary unless it was published. Safe to call more than once.
         func discard() {
             if descriptor >= 0 {
                 _ = close(descriptor)
                 descriptor = -1
             }
             if !isCommitted {
-                _ = unlink(temporaryPath)
-                PendingTemporaries.remove(temporaryPath)
+                if let temporaryPath {
+                    _ = unlink(temporaryPath)
+                    PendingTemporaries.remove(temporaryPath)
+                }
                 isCommitted = true  // nothing left to remove
             }
+            isFinished = true
         }
 
         private func closedError() -> AudioFileError {
@@ -188,8 +235,10 @@ extension AtomicFile {
             return 0o022
         }
 
-        /// Makes the rename durable; failures are ignored (the data itself is already synced).
-        private static func syncFolder(_ folder: String) {
+        /// Makes a rename to `path` durable by syncing its folder; failures are ignored (the data itself is
+        /// already synced).
+        static func syncFolder(of path: String) {
+            let folder = split(path).folder
             let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY)
             guard folderDescriptor >= 0 else { return }
             _ = fsync(folderDescriptor)

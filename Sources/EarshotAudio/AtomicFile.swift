@@ -8,6 +8,11 @@ import Foundation
 /// On any failure (disk full, I/O error, unwritable folder) the temporary is removed and an
 /// `AudioFileError` names the destination and the operating system's reason. New files get mode
 /// `0666 & ~umask`.
+///
+/// An existing destination is never replaced by something else: a symbolic link keeps pointing where it
+/// did and the file it points at gets the new contents; a character device or FIFO (`/dev/null`, a named
+/// pipe) is written through as a shell's `>` would; a folder, socket or block device is refused. See
+/// ``AtomicFile/Destination``.
 public enum AtomicFile {
     /// Writes `data` to `path` atomically.
     ///
@@ -25,7 +30,7 @@ public enum AtomicFile {
 
     /// Writes with injectable system calls (the test seam).
     static func write(_ data: Data, to path: String, io: IO) throws {
-        let file = try Temporary(destination: path, io: io)
+        let file = try Temporary(destination: path, io: io, special: .writeThrough)
         try data.withUnsafeBytes { bytes in
             try file.write(bytes)
         }

@@ -1,8 +1,12 @@
 /// A whole file written now and made visible later: for outputs that must appear together or not at all.
 ///
 /// The bytes go to a hidden temporary next to `path` (``AtomicFile``'s machinery); ``commit()`` renames it into
-/// place; ``discard()`` or releasing the value before committing removes it. A render stages its transcript and
-/// timeline, streams the WAV, and commits the staged files only once the WAV is in place.
+/// place; ``discard()`` or releasing the value before committing removes it. A render stages its WAV
+/// (``WAVWriter/stage()``), transcript, timeline and review page, then ``commitTogether(_:)`` moves them into
+/// place as one step that Ctrl-C and SIGTERM cannot split.
+///
+/// A staged file is always a regular file: an existing device, FIFO or folder at `path` is refused, and a
+/// symbolic link is followed to the file it points at.
 public final class StagedFile {
     /// The destination.
     public let path: String
@@ -11,7 +15,8 @@ public final class StagedFile {
 
     /// Writes `text` as UTF-8 to a temporary for `path`.
     ///
-    /// - Throws: `AudioFileError` (unwritable folder, disk full); nothing is left behind then.
+    /// - Throws: `AudioFileError` (unwritable folder, disk full, a path that is not a regular file); nothing is
+    ///   left behind then.
     public init(path: String, text: String) throws {
         self.path = path
         file = try AtomicFile.Temporary(destination: path)
@@ -19,7 +24,17 @@ public final class StagedFile {
         try bytes.withUnsafeBytes { try file.write($0) }
     }
 
+    /// Takes over a temporary whose bytes are complete (a finished WAV).
+    init(path: String, temporary: AtomicFile.Temporary) {
+        self.path = path
+        file = temporary
+    }
+
     deinit { discard() }
+
+    /// Where the bytes are until the file is committed: its hidden temporary (or the destination itself for a
+    /// device written through).
+    public var contentsPath: String { file.temporaryPath ?? file.target }
 
     /// Moves the file into place. Pass `syncingFolder: false` for all but the last of several files committed
     /// into one folder: the last commit's folder sync makes every rename durable.
@@ -36,5 +51,43 @@ public final class StagedFile {
         guard !isDone else { return }
         isDone = true
         file.discard()
+    }
+
+    /// Moves `files` into place together.
+    ///
+    /// 1. Every file is flushed to disk and closed; a failure here (disk full) removes them all and leaves every
+    ///    destination untouched.
+    /// 2. The renames run one after another inside ``PendingTemporaries/publishing(_:)``: Ctrl-C or SIGTERM
+    ///    waits for the last one, so an interrupted command leaves the complete old set or the complete new one.
+    /// 3. Each folder involved is synced once, making the renames durable.
+    ///
+    /// Only SIGKILL or a power cut can land between two renames; the files then disagree, which
+    /// `earshot verify` reports. A rename failing after earlier ones succeeded (rare: the paths were checked
+    /// before any work) leaves those earlier files in place; the error names the one that failed.
+    ///
+    /// - Throws: `AudioFileError` naming the file that failed.
+    public static func commitTogether(_ files: [StagedFile]) throws {
+        let pending = files.filter { !$0.isDone }
+        do {
+            for file in pending { try file.file.finishWriting() }
+        } catch {
+            for file in pending { file.discard() }
+            throw error
+        }
+        var folders: [String] = []
+        try PendingTemporaries.publishing {
+            for (index, file) in pending.enumerated() {
+                do {
+                    file.isDone = true
+                    try file.file.publish(syncingFolder: false)
+                    let folder = AtomicFile.Temporary.split(file.file.target).folder
+                    if !folders.contains(folder) { folders.append(folder) }
+                } catch {
+                    for rest in pending[(index + 1)...] { rest.discard() }
+                    throw error
+                }
+            }
+        }
+        for folder in folders { AtomicFile.Temporary.syncFolder(of: folder + "/.") }
     }
 }

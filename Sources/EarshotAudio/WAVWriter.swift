@@ -20,6 +20,8 @@ public final class WAVWriter {
     public let sampleRate: Int
     /// Frames appended so far.
     public private(set) var frameCount = 0
+    /// The fingerprint of the frames appended so far (what a render writes into its companion files).
+    public private(set) var fingerprint = AudioFingerprint()
 
     /// Bytes in the canonical header that precedes the samples.
     public static let headerSize = 44
@@ -71,6 +73,7 @@ public final class WAVWriter {
             buffer.append(contentsOf: UnsafeRawBufferPointer(storage))
             return true
         }
+        fingerprint.update(samples)
         if copied == true {
             if buffer.count >= Self.chunkSize { try flush() }
         } else {
@@ -101,6 +104,26 @@ public final class WAVWriter {
             fail(error)
             throw error
         }
+    }
+
+    /// Completes the header and hands the finished file over, to be moved into place with other files
+    /// (``StagedFile/commitTogether(_:)``). The writer is done afterwards.
+    ///
+    /// - Throws: `AudioFileError`; no temporary remains then.
+    public func stage() throws -> StagedFile {
+        try checkUsable()
+        try flush()
+        do {
+            try file.seek(to: 0)
+            try Self.header(sampleRate: sampleRate, frameCount: frameCount).withUnsafeBytes { bytes in
+                try file.write(bytes)
+            }
+        } catch let error as AudioFileError {
+            fail(error)
+            throw error
+        }
+        isDone = true
+        return StagedFile(path: path, temporary: file)
     }
 
     /// Abandons the file: removes the temporary and leaves the destination untouched.

@@ -37,8 +37,10 @@ public struct CommandContext: Sendable {
     /// The process's stdout, stderr and environment.
     public static func standard(environment: [String: String]) -> CommandContext {
         var context = CommandContext(
-            writeOutput: { writeAll($0, to: STDOUT_FILENO) },
-            writeError: { writeAll($0, to: STDERR_FILENO) },
+            writeOutput: { text in
+                if let code = writeAll(text, to: STDOUT_FILENO) { StandardOutput.recordFailure(code) }
+            },
+            writeError: { _ = writeAll($0, to: STDERR_FILENO) },
             environment: environment)
         context.catchesInterrupts = true
         context.outputIsTerminal = isatty(STDOUT_FILENO) == 1
@@ -46,8 +48,9 @@ public struct CommandContext: Sendable {
     }
 
     /// Writes every byte of `text` to a descriptor with `write(2)` (unbuffered, so stdout and stderr
-    /// interleave in order); gives up silently if the reader has gone.
-    private static func writeAll(_ text: String, to descriptor: Int32) {
+    /// interleave in order). Returns the `errno` of a failed write (a full disk, `/dev/full`), nil when all was
+    /// written.
+    private static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { buffer in
@@ -58,9 +61,10 @@ public struct CommandContext: Sendable {
                 #endif
             }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
+            guard written > 0 else { return written < 0 ? errno : EIO }
             bytes = bytes.dropFirst(written)
         }
+        return nil
     }
 
     /// Writes one line to standard output.

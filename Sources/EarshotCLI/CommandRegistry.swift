@@ -11,6 +11,7 @@ public enum CommandRegistry {
         CompareCommand(),
         ListenCommand(),
         SamplesCommand(),
+        VerifyCommand(),
         BenchCommand(),
         ConformanceCommand(),
     ]

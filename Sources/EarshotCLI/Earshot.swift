@@ -18,10 +18,12 @@ public enum Earshot {
     public static let summary =
         "Hear what a VoiceOver user hears: speak text and scenarios with the real espeak-ng."
 
-    /// Runs the process's command line and exits with its status.
+    /// Runs the process's command line and exits with its status (1 when standard output could not be written,
+    /// for example `> /dev/full`).
     public static func main() -> Never {
         let context = CommandContext.standard(environment: ProcessInfo.processInfo.environment)
-        exit(run(Array(CommandLine.arguments.dropFirst()), context: context))
+        let status = run(Array(CommandLine.arguments.dropFirst()), context: context)
+        exit(StandardOutput.finish(status: status, program: context.program))
     }
 
     /// Runs one command line (without the program name) and returns the exit status.

@@ -14,12 +14,11 @@ enum InterruptCleanup {
         sources = [(SIGINT, Int32(130)), (SIGTERM, Int32(143))].map { number, status in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            // Waits for a render's files to finish moving into place together, so the signal leaves the whole
+            // old set or the whole new one, then removes every hidden temporary and the private espeak-ng data
+            // folder (the process ends with _exit, which skips the atexit handler that removes it).
             source.setEventHandler {
-                PendingTemporaries.removeAll()
-                // The private espeak-ng data folder too: _exit skips the atexit handler that removes it.
-                EspeakSynthesizer.removePrivateDataFolders()
-                // _exit, not exit: atexit work (espeak-ng's own teardown) could deadlock mid-synthesis.
-                _exit(status)
+                PendingTemporaries.removeAllAndExit(status: status) { EspeakSynthesizer.removePrivateDataFolders() }
             }
             source.resume()
             return source

@@ -1,8 +1,10 @@
+import EarshotAudio
 import Foundation
 
 extension RenderOutputs {
     /// What `render` and `compare` share: `-o` is required, every output is checked before any work, the render
-    /// runs, its summary is printed and the review page written when `--html` asks for one.
+    /// runs, the review page is staged when `--html` asks for one, every file is moved into place together and
+    /// the summary is printed.
     static func runCommand(
         _ arguments: ParsedArguments, scripts: String, context: CommandContext,
         render: (ParsedArguments, String, CommandContext) throws -> RenderedAudio
@@ -12,16 +14,19 @@ extension RenderOutputs {
         }
         let inputs = try ScenarioInputs.scriptPaths(arguments.arguments(scripts), context: context)
         try checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
-        let rendered = try render(arguments, outputPath, context)
+        var rendered = try $defersPublishing.withValue(true) { try render(arguments, outputPath, context) }
+        let page = try ReviewPage.stageIfAsked(rendered, arguments: arguments)
+        try rendered.publish(with: page.map { [$0] } ?? [])
         context.print(RenderCommand.summary(rendered))
-        try ReviewPage.writeIfAsked(rendered, arguments: arguments, context: context)
+        if let page { context.print("Wrote \(page.path) (review page)") }
         return ExitCode.success
     }
 
     /// Checks a render's outputs before any work, so a bad path fails at once and nothing the user has is at risk.
     ///
     /// The WAV must be named `….wav` and the page `….html`; the WAV, its `.vtt` and `.jsonl` companions, the page
-    /// and every input script must be different files; no output may be a folder; each output's folder must
+    /// and every input script must be different files; no output may be a folder, and an existing output must be
+    /// a regular file or a symbolic link to one (a device or FIFO is never replaced); each output's folder must
     /// exist.
     ///
     /// - Throws: `UsageError` (64) for a path that cannot be meant, `CommandFailure` (1) for a missing folder.
@@ -53,6 +58,11 @@ extension RenderOutputs {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             if !manager.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
                 throw CommandFailure("cannot write \(path): the folder \(folder) does not exist")
+            }
+            do {
+                try AtomicFile.checkDestination(path)
+            } catch let error as AudioFileError {
+                throw UsageError("\(role) \(path): \(error.reason)")
             }
         }
     }

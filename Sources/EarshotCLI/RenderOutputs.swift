@@ -42,6 +42,10 @@ public struct RenderedAudio {
     public var sampleRate: Int
     /// Frames written.
     public var frameCount: Int
+    /// The WAV's fingerprint, written into every companion file (``RenderStamp``).
+    public var fingerprint: AudioFingerprint
+    /// The files not yet moved into place (empty once published): the WAV, the transcript, the timeline.
+    var staged: [StagedFile] = []
 
     /// How long the file plays.
     public var duration: TimeSpan { TimeSpan.frames(frameCount, rate: sampleRate) }
@@ -51,12 +55,18 @@ public struct RenderedAudio {
 /// `samples` share.
 ///
 /// 1. The mix is planned: labels, runs and pauses laid end to end (``RenderItem``).
-/// 2. The transcript and timeline are staged in hidden temporaries.
-/// 3. The WAV streams to its own temporary block by block (bounded memory), with a progress line on a
-///    terminal.
-/// 4. The WAV is moved into place, then the two staged files. Any failure before that leaves none of the
-///    three; a failure committing the text files removes the new WAV again.
+/// 2. The WAV streams to a hidden temporary block by block (bounded memory), with a progress line on a
+///    terminal; its fingerprint is taken on the way.
+/// 3. The transcript and timeline, each naming the WAV's fingerprint (``RenderStamp``), are staged in hidden
+///    temporaries beside it; `render` and `compare` stage their review page too.
+/// 4. All of them are moved into place together (``StagedFile/commitTogether(_:)``): any failure before that
+///    leaves none of them, Ctrl-C or SIGTERM waits for the last rename, and a set split by SIGKILL is reported
+///    by `earshot verify`.
 public enum RenderOutputs {
+    /// True inside ``runCommand(_:scripts:context:render:)``: ``render(_:to:speech:context:progressTitle:)``
+    /// then leaves its files staged, for the review page to join them before they are published.
+    @TaskLocal static var defersPublishing = false
+
     /// The pause after a spoken label.
     public static let labelPause = TimeSpan.milliseconds(400)
 
@@ -131,26 +141,30 @@ public enum RenderOutputs {
         let transcript = WebVTT(cues: cues)
         let vttPath = companion(of: wavPath, extension: "vtt")
         let jsonPath = companion(of: wavPath, extension: "jsonl")
-        let vtt = try StagedFile(path: vttPath, text: transcript.document)
-        let json = try StagedFile(path: jsonPath, text: jsonLines(segments: segments, labels: labels))
         let writer = try WAVWriter(path: wavPath, sampleRate: rate)
         let progress = RenderProgress(title: progressTitle ?? wavPath, rate: rate, context: context)
         do {
             try mixer.render(to: writer, progress: progress.update)
             progress.finish()
-            try writer.finish(syncingFolder: false)  // the last staged commit syncs the folder once
         } catch {
             progress.finish()
             writer.cancel()
             throw error
         }
-        // The paths were checked before any work (`checkOutputs`); a rename failing now is rare. What is already
-        // in place stays: removing it could only delete a file that was there before.
-        try vtt.commit(syncingFolder: false)
-        try json.commit()
-        return RenderedAudio(
+        let fingerprint = writer.fingerprint
+        let wav = try writer.stage()
+        let vtt = try StagedFile(
+            path: vttPath, text: RenderStamp.stamp(transcript: transcript.document, with: fingerprint))
+        let json = try StagedFile(
+            path: jsonPath,
+            text: RenderStamp.timelineLine(for: fingerprint, sampleRate: rate)
+                + jsonLines(segments: segments, labels: labels))
+        var rendered = RenderedAudio(
             wavPath: wavPath, vttPath: vttPath, jsonLinesPath: jsonPath, segments: segments, labels: labels,
-            transcript: transcript, sampleRate: rate, frameCount: writer.frameCount)
+            transcript: transcript, sampleRate: rate, frameCount: writer.frameCount, fingerprint: fingerprint,
+            staged: [wav, vtt, json])
+        if !defersPublishing { try rendered.publish() }
+        return rendered
     }
 
     /// One run: its timeline's JSON Lines as they are. Several: a `segment` line before each run's lines, giving
@@ -176,5 +190,21 @@ public enum RenderOutputs {
 
     static func frameCount(_ span: TimeSpan, rate: Int) -> Int {
         Instant(nanoseconds: span.nanoseconds).frame(atRate: rate)
+    }
+}
+
+extension RenderedAudio {
+    /// Where the WAV's bytes are while it is staged (its hidden temporary), else its path.
+    var wavContentsPath: String {
+        staged.first { $0.path == wavPath }?.contentsPath ?? wavPath
+    }
+
+    /// Moves the staged files, and `more` (a review page), into place together; afterwards nothing is staged.
+    ///
+    /// - Throws: `AudioFileError`; see ``StagedFile/commitTogether(_:)``.
+    mutating func publish(with more: [StagedFile] = []) throws {
+        let files = staged + more
+        staged = []
+        try StagedFile.commitTogether(files)
     }
 }

@@ -1,5 +1,7 @@
+import EarshotAudio
 import EarshotCore
 import EarshotScript
+import Foundation
 
 extension ReviewPage {
     /// `--html <file.html>` for `render` and `compare`: also write the review page.
@@ -23,17 +25,17 @@ extension ReviewPage {
         }
     }
 
-    /// Writes the review page of a render when the arguments ask for one (`--html`), and says where it went.
+    /// Stages the review page of a render when the arguments ask for one (`--html`), to be moved into place
+    /// with the render's other files. The page reads the WAV from where it is staged and names its fingerprint.
     ///
     /// - Throws: `AudioFileError` when the page cannot be written.
-    public static func writeIfAsked(
-        _ rendered: RenderedAudio, arguments: ParsedArguments, context: CommandContext
-    ) throws {
-        guard let path = arguments.value(htmlOption.long) else { return }
-        var options = Options()
+    static func stageIfAsked(_ rendered: RenderedAudio, arguments: ParsedArguments) throws -> StagedFile? {
+        guard let path = arguments.value(htmlOption.long) else { return nil }
+        var options = Options(pageDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         if arguments.flag(linkAudioOption.long) { options.embedLimit = 0 }
-        try write(runs: runs(of: rendered), to: path, options: options)
-        context.print("Wrote \(path) (review page)")
+        options.stagedAudio = [rendered.wavPath: rendered.wavContentsPath]
+        options.audioFingerprint = rendered.fingerprint
+        return try StagedFile(path: path, text: html(runs: runs(of: rendered), options: options))
     }
 
     /// `Before` for `before`, `Search before` for `search before`.

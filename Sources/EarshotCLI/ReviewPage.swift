@@ -42,6 +42,10 @@ public enum ReviewPage {
         public var pageDirectory: String?
         /// The page's title; by default the script's title (and pattern, for a comparison).
         public var title: String?
+        /// WAVs not in place yet (a render publishes its files together): a WAV's path → where its bytes are now.
+        public var stagedAudio: [String: String] = [:]
+        /// The fingerprint of the audio the page is made for, named in a `<meta>` (``RenderStamp``).
+        public var audioFingerprint: AudioFingerprint?
 
         /// Creates options: embed WAVs under 8 MB.
         public init(embedLimit: Int = 8 * 1024 * 1024, pageDirectory: String? = nil, title: String? = nil) {
@@ -63,6 +67,7 @@ public enum ReviewPage {
         var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         page += "<meta name=\"generator\" content=\"earshot\"/>\n"
+        if let fingerprint = options.audioFingerprint { page += RenderStamp.pageMeta(for: fingerprint) }
         page += "<title>\(escape(title)) — Earshot review</title>\n<style>\n\(styleSheet)</style>\n</head>\n<body>\n"
         page += "<main>\n<header>\n<p class=\"kicker\">Earshot review</p>\n<h1>\(escape(title))</h1>\n"
         page += headerDetails(runs) + verdictSummary(runs) + "</header>\n"
@@ -117,11 +122,12 @@ public enum ReviewPage {
                 players[existing].runs.append(index)
                 continue
             }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            let contents = options.stagedAudio[path] ?? path
+            let attributes = try? FileManager.default.attributesOfItem(atPath: contents)
             let bytes = (attributes?[.size] as? NSNumber)?.intValue
             var source = relativeReference(to: path, from: options.pageDirectory)
             var embedded = false
-            if let bytes, bytes < options.embedLimit, let data = FileManager.default.contents(atPath: path) {
+            if let bytes, bytes < options.embedLimit, let data = FileManager.default.contents(atPath: contents) {
                 source = "data:audio/wav;base64," + data.base64EncodedString()
                 embedded = true
             }

@@ -9,7 +9,7 @@ import Foundation
 /// process, because espeak-ng's audio is byte-identical only for the same call sequence from a fresh start
 /// (ENGINE-NOTES): so a sample equals what `earshot render` gives for that script anywhere, and `--check` can
 /// compare bytes. `--check` renders into a temporary folder, compares every file with `Samples/` and names the
-/// stale, missing and extra ones (status 1 when any).
+/// stale, missing and extra ones, and any WAV whose companion files are from another render (status 1 when any).
 public struct SamplesCommand: Command {
     /// Creates the command.
     public init() {}
@@ -43,6 +43,7 @@ public struct SamplesCommand: Command {
                 ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path
         )
         .standardizedFileURL.path
+        try Self.checkFolder(samples)
         try Self.checkOwnership(of: samples)
         let paths = try ScenarioInputs.scriptPaths([root], context: context)
         let documents = try ScenarioInputs.parse(paths)
@@ -56,8 +57,7 @@ public struct SamplesCommand: Command {
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path) + ".wav"
-            try manager.createDirectory(
-                atPath: target + "/" + folder, withIntermediateDirectories: true)
+            try Self.createFolder(target + "/" + folder)
             try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
             let stem = String(wavRelative.dropLast(4))
             let outputs = (try? manager.contentsOfDirectory(atPath: target + "/" + folder)) ?? []
@@ -138,6 +138,15 @@ public struct SamplesCommand: Command {
         for extra in Self.ownedFiles(in: samples) where !produced.contains(extra) {
             problems.append("extra: \(samples)/\(extra) (no script renders it)")
         }
+        // Each stored WAV with its transcript, timeline and page must be one render (a killed `earshot samples`
+        // can leave a mixed set; byte comparison alone would call it stale without saying why).
+        for file in produced where file.hasSuffix(".wav") && manager.fileExists(atPath: samples + "/" + file) {
+            let wav = samples + "/" + file
+            let found =
+                (try? RenderStamp.check(wav: wav, page: RenderOutputs.companion(of: wav, extension: "html")))
+                ?? [RenderStamp.Mismatch(path: wav, problem: "cannot be read as a WAV")]
+            problems += found.map { "mixed: \($0)" }
+        }
         for problem in problems { context.print(problem) }
         if problems.isEmpty {
             context.print("\(samples)/ is up to date (\(produced.count) files)")
@@ -160,6 +169,33 @@ public struct SamplesCommand: Command {
             !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
                 && FileManager.default.fileExists(atPath: folder + "/" + name)
         }.sorted()
+    }
+
+    /// Refuses a samples path that exists and is not a folder (a file, a device such as `/dev/full`).
+    static func checkFolder(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return
+        }
+        throw CommandFailure("cannot write samples into \(path): it is not a folder; give a folder with -o")
+    }
+
+    /// Creates a folder and its missing parents with `mkdir(2)`, failing with the path and the system's reason
+    /// (`Read-only file system`, `Not a directory`).
+    static func createFolder(_ path: String) throws {
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            guard mkdir(built, 0o777) != 0 else { continue }
+            let code = errno
+            var isDirectory: ObjCBool = false
+            if code == EEXIST, FileManager.default.fileExists(atPath: built, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                continue
+            }
+            throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(code)))")
+        }
     }
 
     /// Refuses to write into a folder that has files but no manifest: it is not a samples folder, and rendering

@@ -153,17 +153,20 @@ struct WAVWriterTests {
         #expect(folder.contents == ["plain"])
     }
 
-    @Test func renamingOntoAFolderFailsAndLeavesNoTemporary() throws {
+    @Test func aFailedRenameKeepsTheOldFileAndLeavesNoTemporary() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.file("taken.wav")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        let writer = try WAVWriter(path: path, sampleRate: 22_050)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        let io = AtomicFile.IO(
+            write: AtomicFile.IO.posix.write, fsync: AtomicFile.IO.posix.fsync, rename: { _, _ in -EXDEV })
+        let writer = try WAVWriter(path: path, sampleRate: 22_050, io: io)
         try writer.append([Int16](repeating: 9, count: 1000))
         let error = #expect(throws: AudioFileError.self) { try writer.finish() }
         #expect(error?.operation == .rename)
-        #expect(error?.description.hasSuffix(": Is a directory") == true)
+        #expect(error?.description.hasSuffix(": Invalid cross-device link") == true)
         #expect(folder.contents == ["taken.wav"])
+        #expect(FileManager.default.contents(atPath: path) == Data("old".utf8))
     }
 
     @Test func cancelAndAbandoningTheWriterRemoveTheTemporary() throws {

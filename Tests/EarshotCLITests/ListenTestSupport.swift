@@ -140,21 +140,34 @@ final class PseudoTerminal: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Waits until the output contains `text` (at most `seconds`).
-    func waitFor(_ text: String, seconds: Double = 10) -> Bool {
+    /// Waits until the output after the last `marker` (all of it when nil) contains `text`. The ceiling is only a
+    /// guard against a hung child: on a loaded machine a minute of waiting costs nothing when things work.
+    func waitFor(_ text: String, after marker: String? = nil, seconds: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if output.contains(text) { return true }
+            let all = output
+            let tail = marker.flatMap { all.range(of: $0, options: .backwards) }.map { String(all[$0.upperBound...]) }
+            if (marker == nil ? all : tail ?? "").contains(text) { return true }
             usleep(10_000)
         }
         return false
     }
 
-    func waitForExit(_ process: Process, seconds: Double) -> Bool {
+    /// Waits for the child to exit, then for everything it printed to be read from the master side (nothing
+    /// left pending on it), with a generous ceiling.
+    func waitForExit(_ process: Process, seconds: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         if process.isRunning { return false }
-        usleep(100_000)  // the last output reaches the master side
+        while Date() < deadline {
+            var pending: Int32 = 0
+            if ioctl(master, UInt(FIONREAD), &pending) != 0 || pending == 0 {
+                // The reader thread appends under the lock after each read: taking it once more means it is done.
+                lock.withLock {}
+                if ioctl(master, UInt(FIONREAD), &pending) != 0 || pending == 0 { return true }
+            }
+            usleep(10_000)
+        }
         return true
     }
 

