@@ -97,5 +97,11 @@ stage unit "$SWIFT" test --build-path "$BUILD_DIR" --skip-build --skip 'Live|Lis
 stage realtime $REALTIME "$SWIFT" test --build-path "$BUILD_DIR" --skip-build --no-parallel --filter 'Live|Listen'
 # Every scenario script: each before must fail its checks, each after must pass them.
 stage scripts "$EARSHOT_DEBUG" check --quiet --expect-variants Scripts/
+# Every product in release (library users build it so), then a package outside Earshot that depends on it by path
+# and tests a screen with EarshotTesting and real espeak-ng, in debug and release.
+stage release make --no-print-directory release-all SWIFT="$SWIFT" BUILD_DIR="$BUILD_DIR"
+stage consumer make --no-print-directory consumer SWIFT="$SWIFT" BUILD_DIR="$BUILD_DIR"
+# A bounded libFuzzer run (about a minute per target) over scripts and voice files, from the saved corpus.
+stage fuzz make --no-print-directory fuzz-short BUILD_DIR="$BUILD_DIR"
 
 summary

@@ -68,7 +68,8 @@ import Testing
         }
         #expect(heard.allSatisfy { $0.text == cold.session.element("watch", at: $0.start ?? .zero)?.value })
         #expect(warm.session.utterances == cold.session.utterances)
-        #expect(warm.wall < .seconds(5))
+        // Wall-clock time is printed above, not asserted: a test must hold on a busy machine. `earshot bench
+        // --scaling` is where speed is measured, as ratios against raw espeak-ng in the same run.
         #expect(rssAfter - rssBefore < 50)
     }
 }
