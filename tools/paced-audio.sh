@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A private, real-time paced audio device without a sound card: a PulseAudio daemon with one null sink
-# (`paced`, 22050 Hz mono, norewinds=1 — without it new streams stall up to 2 s; see ENGINE-NOTES), reached
+# (`paced`, 22050 Hz mono, norewinds=1 — without it new streams stall up to 2 s; measured here), reached
 # through ALSA's `pulse` plugin. Used by `earshot listen` tests and for trying `listen` on a headless machine.
 #
 #   tools/paced-audio.sh start DIR   starts a daemon whose runtime folder is DIR (created, mode 0700);

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// For every script under `Scripts/PATTERN/` it writes `Samples/PATTERN/NAME.wav` with `NAME.vtt` and
 /// `NAME.jsonl`, plus an index, `Samples/README.md`. Each script is rendered by `earshot render` in a fresh
-/// process, because espeak-ng's audio is byte-identical only for the same call sequence from a fresh start
-/// (ENGINE-NOTES): so a sample equals what `earshot render` gives for that script anywhere, and `--check` can
+/// process (each phrase is synthesized from one fixed espeak-ng state, so this is belt and braces): so a sample
+/// equals what `earshot render` gives for that script anywhere, and `--check` can
 /// compare bytes. `--check` renders into a temporary folder, compares every file with `Samples/` and names the
 /// stale, missing and extra ones, and any WAV whose companion files are from another render (status 1 when any).
 public struct SamplesCommand: Command {

@@ -1,7 +1,7 @@
 /// A point on the simulation clock: whole nanoseconds since the scenario started.
 ///
 /// The core never reads a wall clock. Headless and WAV runs advance a virtual clock; live mode feeds the
-/// same engine instants computed from real time (SPEECH-MODEL §1 "Clock").
+/// same engine instants computed from real time (docs/speech-model.md, "What the engine models").
 ///
 /// Arithmetic on instants and spans saturates at `Int64.min`/`Int64.max` nanoseconds instead of trapping:
 /// a script's limits (24 hours) keep real values far from the ends, and an absurd one stays absurd rather

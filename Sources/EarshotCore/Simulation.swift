@@ -238,7 +238,7 @@ public final class Simulation {
     }
 
     /// [SET] When the focused element disappears, VoiceOver lands on the element now at the same place in the
-    /// reading order (the last one if the list got shorter) and reads it. SPEECH-MODEL does not pin this down;
+    /// reading order (the last one if the list got shorter) and reads it. The speech model does not pin this down;
     /// the skeleton-noise card's "focus jumps" is what it lets a check see.
     func refocusIfLost(previousIndex: Int?) {
         guard let id = focusedID, !screenIndex.isExposed(id) else { return }

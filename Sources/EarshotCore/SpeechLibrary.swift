@@ -68,8 +68,9 @@ public final class SpeechLibrary: @unchecked Sendable {
             return known
         }
         let speech = try synthesizeAndStore(key, frameLimit: nil)
-        return lock.withLock { timings[key] } ?? SpeechTiming(
-            text: text, speech: speech, speechText: speechText(for: text, voice: voice))
+        return lock.withLock { timings[key] }
+            ?? SpeechTiming(
+                text: text, speech: speech, speechText: speechText(for: text, voice: voice))
     }
 
     /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else

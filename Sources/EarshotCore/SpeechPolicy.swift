@@ -35,7 +35,7 @@ public enum SpeechRequest: String, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// What the speech channel is doing when a request arrives (SPEECH-MODEL §2 states I, D, H).
+/// What the speech channel is doing when a request arrives (states I, D, H in docs/speech-model.md).
 public enum ChannelState: Hashable, Sendable {
     /// I: silent.
     case idle
@@ -69,7 +69,7 @@ public enum QueueEffect: String, Hashable, Sendable {
 
 /// One row of a profile's rule table: the reaction in each channel state and the effect on the queue.
 public struct SpeechRule: Hashable, Sendable {
-    /// The rule's name in SPEECH-MODEL §2 (`V1` …).
+    /// The rule's name in docs/speech-model.md (`V1` …).
     public var name: String
     /// Reaction when the channel is idle.
     public var whenIdle: ChannelReaction
@@ -97,7 +97,7 @@ public struct SpeechDecision: Hashable, Sendable {
 
 /// VoiceOver's rules V1–V13 as data, and the one function that applies them.
 public enum VoiceOverPolicy {
-    /// The rule table (SPEECH-MODEL §2). Each row names its rule; sources are in the spec.
+    /// The rule table (docs/speech-model.md, "VoiceOver's rules"). Each row names its rule; the page gives its source.
     public static let rules: [SpeechRequest: SpeechRule] = {
         let busy = ChannelReaction.drop(.channelBusy)
         func row(

@@ -1,4 +1,4 @@
-/// What kind of speech an utterance is (SPEECH-MODEL §1 "Utterance").
+/// What kind of speech an utterance is (docs/speech-model.md, "What the engine models").
 public enum UtteranceKind: String, Hashable, Sendable, Codable, CaseIterable {
     /// An element read because focus landed on it.
     case focusRead

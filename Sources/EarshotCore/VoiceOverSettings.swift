@@ -3,7 +3,7 @@ public enum TypingFeedback: String, Hashable, Sendable, CaseIterable {
     case characters, words, charactersAndWords = "characters-and-words", none
 }
 
-/// Every tunable value of the VoiceOver profile. Each is [SET] or [OBS] in SPEECH-MODEL §2; none is buried in
+/// Every tunable value of the VoiceOver profile. Each is [SET] or [OBS] in docs/speech-model.md; none is buried in
 /// code.
 public struct VoiceOverSettings: Hashable, Sendable {
     /// Pause between the end of a focus read and its hint (V12). [SET] 400 ms, TalkBack's `DELAY_HINT`.
@@ -26,7 +26,7 @@ public struct VoiceOverSettings: Hashable, Sendable {
     /// Media volume while ducked, 0...1. [SET] 0.3.
     public var duckingLevel: Double = 0.3
     /// How long after a keystroke the app's text-change handler runs (the next run-loop turn). [SET] 10 ms,
-    /// the gap in SPEECH-MODEL §4 case 10.
+    /// the gap in docs/speech-model.md's worked case 10.
     public var appReactionDelay: TimeSpan = .milliseconds(10)
     /// Length of the screen-change earcon. [OBS] a short two-tone, [SET] 250 ms.
     public var earconDuration: TimeSpan = .milliseconds(250)

@@ -41,7 +41,7 @@ public enum ScenarioAppActionKind: Sendable {
     case ssip(ScenarioSSIP)
 }
 
-/// `UIAccessibilityPriority` for an announcement (SPEECH-MODEL V1–V3).
+/// `UIAccessibilityPriority` for an announcement (rules V1–V3, docs/speech-model.md).
 public enum ScenarioPriority: String, Hashable, Sendable, CaseIterable {
     case low, `default`, high
 }

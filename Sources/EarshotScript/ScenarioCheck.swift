@@ -34,7 +34,7 @@ public enum ScenarioAssertionKind: Sendable {
     /// `scan never stops on hidden elements` is `no scan stop on hidden elements`.
     case count(ScenarioCount)
     /// `element ID reads "phrase" [when focused]`, `element after ID reads matching "re"`: the element's
-    /// spoken phrase (SPEECH-MODEL "Element phrasing"). With `when focused`, the focus read the user
+    /// spoken phrase (docs/speech-model.md, "How an element is read"). With `when focused`, the focus read the user
     /// got the last time they landed on it; without, the phrase at the end of the run.
     case reads(ScenarioElementReference, ScenarioTextMatch, whenFocused: Bool)
     /// `heard matching "re" at least every 1s [WINDOW]`: inside the window, no stretch longer than the

@@ -83,7 +83,7 @@ public enum ScenarioProfileKind: String, Hashable, Sendable, CaseIterable {
     case captions
 }
 
-/// What VoiceOver says when the user types (SPEECH-MODEL V11).
+/// What VoiceOver says when the user types (rule V11, docs/speech-model.md).
 public enum ScenarioTypingFeedback: String, Hashable, Sendable, CaseIterable {
     case characters, words, both, none
 }

@@ -147,7 +147,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     public func validate(_ profile: VoiceProfile) throws(EspeakError) {
         try checkRanges(profile)
         try checkNames(profile)
-        try check(selectInChild(Self.voiceName(profile), Self.parameters(profile)), profile,
+        try check(
+            selectInChild(Self.voiceName(profile), Self.parameters(profile)), profile,
             operation: "select voice \(Self.voiceName(profile))")
     }
 

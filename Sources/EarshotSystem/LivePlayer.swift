@@ -13,8 +13,8 @@ import Foundation
 ///    eventfd. After the write that carries an utterance's first frame, `snd_pcm_delay` tells when that
 ///    frame reaches the device: the start latency.
 /// 3. ``cut(_:engineHeardFrames:requestedAt:)``: the audio thread itself reads `snd_pcm_delay`, computes
-///    heard = frames written − delay, calls `snd_pcm_drop` and `snd_pcm_prepare` (ENGINE-NOTES "barge-in
-///    that measured exact"), and records the measured position against the engine's.
+///    heard = frames written − delay, calls `snd_pcm_drop` and `snd_pcm_prepare` (the barge-in that
+///    measured exact on this ALSA path), and records the measured position against the engine's.
 /// 4. An ALSA failure (the device went away) stops the thread's writing and is kept in ``failure``.
 ///
 /// Call ``close()`` when done: it stops the thread and closes the device.

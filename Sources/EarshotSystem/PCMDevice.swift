@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Use it from one audio thread: write until ``write(_:)`` returns 0, then ``wait(timeoutMilliseconds:)``
 /// for room; another thread may call ``wake()`` (and only that) to end the wait early, which is how
-/// barge-in reaches the audio thread without racing it (ENGINE-NOTES "Barge-in that measured exact").
+/// barge-in reaches the audio thread without racing it (the barge-in that measured exact on this ALSA path).
 /// Underruns are recovered automatically and counted.
 public final class PCMDevice: @unchecked Sendable {
     /// The outcome of waiting.

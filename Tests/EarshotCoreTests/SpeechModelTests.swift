@@ -1,7 +1,7 @@
 import EarshotCore
 import Testing
 
-/// SPEECH-MODEL §4, the twelve given/when/then cases, each named after its rule. Time is advanced by hand.
+/// docs/speech-model.md's worked cases, the twelve given/when/then cases, each named after its rule. Time is advanced by hand.
 @Suite struct SpeechModelTests {
     @Test func v1IdleAnnouncementIsSpokenInFullAndFinishesSuccessfully() throws {
         let bench = Bench()

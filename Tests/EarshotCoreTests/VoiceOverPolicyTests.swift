@@ -1,7 +1,7 @@
 import EarshotCore
 import Testing
 
-/// The rule table over every (incoming request × channel state) pair, against SPEECH-MODEL §2 written out by hand.
+/// The rule table over every (incoming request × channel state) pair, against docs/speech-model.md written out by hand.
 @Suite struct VoiceOverPolicyTests {
     enum State: String, CaseIterable { case idle, interruptible, high, focusRead }
 
@@ -14,7 +14,7 @@ import Testing
         }
     }
 
-    /// The expected reaction per request in states I, D, H (SPEECH-MODEL §2), and the queue effect.
+    /// The expected reaction per request in states I, D, H (docs/speech-model.md), and the queue effect.
     static let expected: [SpeechRequest: (ChannelReaction, ChannelReaction, ChannelReaction, QueueEffect, String)] = [
         .announcementDefault: (.speak, .interrupt, .afterCurrent, .keep, "V1"),
         .announcementQueued: (.speak, .enqueue, .enqueue, .keep, "V2"),

@@ -6,7 +6,8 @@ import Testing
 /// Script and voice file bytes: UTF-8 with or without a byte order mark, any line ending; anything else is
 /// an error at the first bad byte's line and column.
 @Suite struct SourceTextTests {
-    static let script = "title \"T\"\npattern custom p\nvariant before\nscreen S\n  button ok \"Café\"\nat 0s focus ok\n"
+    static let script =
+        "title \"T\"\npattern custom p\nvariant before\nscreen S\n  button ok \"Café\"\nat 0s focus ok\n"
 
     static func bytes(_ text: String, lineEnding: String = "\n", bom: Bool = false) -> [UInt8] {
         (bom ? [0xEF, 0xBB, 0xBF] : []) + Array(text.replacingOccurrences(of: "\n", with: lineEnding).utf8)

@@ -2,7 +2,7 @@ import EarshotTesting
 import Testing
 
 /// The same inputs give the same timeline. espeak-ng repeated inside one process drifts by about 0.3 % in length
-/// (ENGINE-NOTES), so two runs with fresh synthesis are compared with a time tolerance; two runs sharing one
+/// (measured on espeak-ng 1.51), so two runs with fresh synthesis are compared with a time tolerance; two runs sharing one
 /// speech library get the very same durations and must match exactly.
 @Suite struct DeterminismTests {
     /// Everything a run decides, except exact times: text, kind, outcome kind and who cut.
@@ -78,7 +78,7 @@ import Testing
     ///
     /// Measured here: a phrase's length depends on what espeak-ng synthesized just before it ("e" is 0.220 s or
     /// 0.267 s; a 1.8 s read varied from 1.767 s to 1.865 s), so with other tests synthesizing in parallel the same
-    /// phrase differs by up to ~100 ms between runs (ENGINE-NOTES says ~0.3 % for plain repeats), and a chain of
+    /// phrase differs by up to ~100 ms between runs (about 0.3 % for plain repeats, measured on espeak-ng 1.51), and a chain of
     /// queued phrases adds the differences up.
     static func close(_ x: Duration, _ y: Duration, within fraction: Double, plus slack: Duration) -> Bool {
         max(x - y, y - x) <= max(x, y) * fraction + slack

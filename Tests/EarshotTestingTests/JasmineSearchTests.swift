@@ -1,7 +1,7 @@
 import EarshotTesting
 import Testing
 
-/// SPEECH-MODEL §4 cases 10 and 11 through the public API, with real espeak-ng durations.
+/// docs/speech-model.md's worked cases 10 and 11 through the public API, with real espeak-ng durations.
 @Suite struct JasmineSearchTests {
     @Test func announcingOnEveryKeystrokeCutsEveryEchoWithinTenMilliseconds() throws {
         let session = try TestingFixtures.jasmineSearch(debounce: nil)

@@ -1,7 +1,7 @@
 import EarshotTesting
 import Testing
 
-/// The driver and the questions about what was heard, in the VoiceOver vocabulary of SPEECH-MODEL §2.
+/// The driver and the questions about what was heard, in the VoiceOver vocabulary of docs/speech-model.md.
 @Suite struct ScreenReaderSessionTests {
     static func shop() throws -> ScreenReaderSession {
         let screen = TestScreen {
