@@ -75,6 +75,11 @@ extension ReviewPage {
                     TimelineMark(
                         start: at, shape: .tick, label: "▣ \(id)",
                         tooltip: "\(event.at) scan highlights \(id)", style: "k-scan"))
+                // The mix plays Switch Control's tick for every scan step: it is a sound the user hears.
+                sounds.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: "♪ tick",
+                        tooltip: "\(event.at) scan tick (on \(id))", style: "k-scan"))
             case .earcon(let name, let duration):
                 sounds.append(
                     TimelineMark(
@@ -103,10 +108,11 @@ extension ReviewPage {
                         start: at, shape: .bar(end: until.seconds, hollow: false), label: text,
                         tooltip: "\(event.at)–\(until) caption \"\(text)\"", style: "k-caption"))
             case .visibleText(let text):
+                let until = visibleUntil(text, from: event.at, in: timeline)
                 screen.append(
                     TimelineMark(
-                        start: at, shape: .tick, label: "▤ \(text)",
-                        tooltip: "\(event.at) shows \"\(text)\"", style: "k-text"))
+                        start: at, shape: .bar(end: until.seconds, hollow: false), label: "▤ \(text)",
+                        tooltip: "\(event.at)–\(until) shows \"\(text)\"", style: "k-text"))
             case .app, .load, .announcementDidFinish:
                 break
             }
@@ -119,6 +125,14 @@ extension ReviewPage {
             TimelineLane(name: "Focus", summary: "focus moves", marks: focus),
             TimelineLane(name: "On screen", summary: "captions and visible text", marks: screen),
         ]
+    }
+
+    /// When text shown at `start` leaves the screen: for an element's text, the first screen after it without
+    /// that text; for shown text (a toast, a banner), the end of the run, as the checks see it.
+    static func visibleUntil(_ text: String, from start: Instant, in timeline: Timeline) -> Instant {
+        guard timeline.screen(at: start)?.visibleTexts.contains(text) == true else { return max(timeline.end, start) }
+        let gone = timeline.screens.first { $0.at > start && !$0.screen.visibleTexts.contains(text) }
+        return gone?.at ?? max(timeline.end, start)
     }
 
     /// The mark for an utterance: a bar while it sounded (ending in a cut when cut), a dot when dropped or cut

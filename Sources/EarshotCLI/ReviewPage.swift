@@ -66,6 +66,7 @@ public enum ReviewPage {
         page += "<title>\(escape(title)) — Earshot review</title>\n<style>\n\(styleSheet)</style>\n</head>\n<body>\n"
         page += "<main>\n<header>\n<p class=\"kicker\">Earshot review</p>\n<h1>\(escape(title))</h1>\n"
         page += headerDetails(runs) + verdictSummary(runs) + "</header>\n"
+        page += differenceSection(runs)
         page += listenSection(players)
         page += timelineSection(runs, players: players)
         page += "<div class=\"runs\">\n" + runs.enumerated().map { runSection($1, index: $0) }.joined() + "</div>\n"
@@ -225,7 +226,8 @@ public enum ReviewPage {
                 drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
                 .render().crowded
         }
-        let closeUp = closeUpWindow(crowded, overview: overview)
+        let difference = differenceWindow(group: group, runs: runs, overview: overview)
+        let closeUp = difference?.window ?? closeUpWindow(crowded, overview: overview)
         var html = ""
         for index in group {
             var drawing = drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
@@ -234,8 +236,11 @@ public enum ReviewPage {
         }
         guard let closeUp else { return html }
         let range = "\(Instant.seconds(closeUp.lowerBound))–\(Instant.seconds(closeUp.upperBound))"
+        let why =
+            difference.map { "Where the runs differ most (\($0.rows) changed utterance\($0.rows == 1 ? "" : "s"))" }
+            ?? "The busiest stretch"
         html +=
-            "<h\(headingLevel)>Close-up, \(range)</h\(headingLevel)>\n<p class=\"note\">The busiest stretch, "
+            "<h\(headingLevel)>Close-up, \(range)</h\(headingLevel)>\n<p class=\"note\">\(why), "
             + "magnified\(group.count > 1 ? ", every run on the same scale" : "").</p>\n"
         for index in group {
             var drawing = drawing(runs[index], index: index, window: closeUp, players: players, kind: "closeup")
