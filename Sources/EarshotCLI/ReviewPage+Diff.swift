@@ -36,12 +36,22 @@ extension ReviewPage {
                 "<table class=\"diff\" id=\"diff\(number + 1)\">\n<thead><tr><th scope=\"col\">Change</th>"
                 + "<th scope=\"col\">Kind</th><th scope=\"col\">\(escape(before.label))</th>"
                 + "<th scope=\"col\">\(escape(after.label))</th></tr></thead>\n<tbody>\n"
-            for row in pair.diff.rows {
+            for rows in collapsedRuns(pair.diff.rows) {
+                guard let row = rows.first else { continue }
                 let kind = (row.after ?? row.before).map { kindName($0.kind) } ?? ""
+                let cells: String
+                if rows.count == 1 {
+                    cells = diffCell(row.before, side: "before") + diffCell(row.after, side: "after")
+                } else {
+                    cells =
+                        diffCell(rows.compactMap(\.before), side: "before")
+                        + diffCell(rows.compactMap(\.after), side: "after")
+                }
                 html +=
-                    "<tr class=\"diff-row change-\(row.change.rawValue)\" data-change=\"\(row.change.rawValue)\">"
-                    + "<td class=\"change\">\(row.change.name)</td><td class=\"kind\">\(escape(kind))</td>"
-                    + diffCell(row.before, side: "before") + diffCell(row.after, side: "after") + "</tr>\n"
+                    "<tr class=\"diff-row change-\(row.change.rawValue)\" data-change=\"\(row.change.rawValue)\" "
+                    + "data-rows=\"\(rows.count)\"><td class=\"change\">\(row.change.name)"
+                    + (rows.count > 1 ? " ×\(rows.count)" : "") + "</td><td class=\"kind\">\(escape(kind))</td>"
+                    + cells + "</tr>\n"
             }
             html += "</tbody>\n</table>\n"
         }
@@ -62,6 +72,48 @@ extension ReviewPage {
         return
             "<td class=\"\(name) hearing-\(side.hearing)\"><span class=\"time\">\(time)</span> \(spoken)"
             + "<br/><span class=\"fate\">\(escape(side.fate))</span></td>"
+    }
+
+    /// The rows in order, with every run of at least `minimum` consecutive rows of one change and kind
+    /// together (a clock announcing every second is one line, not sixty).
+    static func collapsedRuns(_ rows: [RunDiff.Row], minimum: Int = 4) -> [[RunDiff.Row]] {
+        func key(_ row: RunDiff.Row) -> String {
+            row.change.rawValue + " " + ((row.after ?? row.before)?.kind.rawValue ?? "")
+        }
+        var runs: [[RunDiff.Row]] = []
+        for row in rows {
+            if let last = runs.last?.last, key(last) == key(row) {
+                runs[runs.count - 1].append(row)
+            } else {
+                runs.append([row])
+            }
+        }
+        return runs.flatMap { $0.count >= minimum ? [$0] : $0.map { [$0] } }
+    }
+
+    /// One side of several collapsed rows: their time span, how many were heard how, and each one's text.
+    static func diffCell(_ sides: [RunDiff.Side], side name: String) -> String {
+        guard let first = sides.first, let last = sides.last else { return "<td class=\"\(name) absent\">—</td>" }
+        let span = "\(Instant.seconds(first.at))–\(Instant.seconds(last.at))"
+        let tally = [RunDiff.Hearing.full, .cut, .lost].compactMap { hearing -> String? in
+            let count = sides.filter { $0.hearing == hearing }.count
+            guard count > 0 else { return nil }
+            switch hearing {
+            case .full: return "\(count) heard in full"
+            case .cut: return "\(count) cut"
+            case .lost: return "\(count) never heard"
+            }
+        }.joined(separator: ", ")
+        let texts = sides.map { side -> String in
+            switch side.hearing {
+            case .full: return escape(side.text)
+            case .cut: return escape(side.heard) + "—"
+            case .lost: return "<s class=\"lost\">\(escape(side.text))</s>"
+            }
+        }.joined(separator: " · ")
+        return
+            "<td class=\"\(name) collapsed\"><span class=\"time\">\(span)</span> \(texts)"
+            + "<br/><span class=\"fate\">\(tally)</span></td>"
     }
 
     /// Where a before→after pair's close-up goes: the stretch with the most differing rows, as wide as a
