@@ -104,7 +104,8 @@ extension ReviewPage {
         tr.finding.warn td.impact { color: #7a4a00; font-weight: bold; }
         #difference { border-bottom: 1px solid var(--line); padding-bottom: 8px; }
         .diff-summary { margin: 4px 0 6px; font-weight: bold; }
-        table.diff { border-collapse: collapse; width: 100%; font-size: 14px; }
+        table.diff { border-collapse: collapse; width: 100%; font-size: 14px; table-layout: fixed; }
+        table.diff th:nth-child(1) { width: 9em; } table.diff th:nth-child(2) { width: 9em; }
         table.diff th, table.diff td { border: 1px solid var(--line); padding: 3px 6px; text-align: left;
           vertical-align: top; }
         table.diff th { background: #f0f0f0; }

@@ -94,7 +94,8 @@ public enum ReviewPage {
         guard let first = headers.first else { return "Earshot review" }
         let titles = headers.map(\.title).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         guard headers.count > 1 else { return first.title }
-        return "\(first.pattern): " + (titles.count == 1 ? first.title : "\(titles.count) scenarios, before and after")
+        return "\(first.pattern ?? first.title): "
+            + (titles.count == 1 ? first.title : "\(titles.count) scenarios, before and after")
     }
 
     // MARK: - Audio
