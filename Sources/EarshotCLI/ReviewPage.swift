@@ -6,10 +6,12 @@ import Foundation
 ///
 /// For reviewers who can't run a screen reader. The page holds, in order:
 /// 1. a header with the script's title, pattern, variant(s), profile, voice and what should sound different;
-/// 2. the audio player(s), the WAV embedded as a `data:` URI when small, else referenced beside the page;
-/// 3. a timeline picture per run in inline SVG (input, speech, sounds, focus and on-screen lanes on one time
-///    scale shared by every run), plus a close-up of the most crowded stretch when labels did not fit;
-/// 4. per run: the checks with their evidence (failing ones in red), the findings, and the transcript.
+/// 2. for a comparison, what changed: each before→after pair's utterances lined up like a diff (`RunDiff`);
+/// 3. the audio player(s), the WAV embedded as a `data:` URI when small, else referenced beside the page;
+/// 4. a timeline picture per run in inline SVG (input, speech, sounds, focus and on-screen lanes on one time
+///    scale shared by every run), plus a close-up where a before and its after differ most, else of the most
+///    crowded stretch when labels did not fit;
+/// 5. per run: the checks with their evidence (failing ones in red), the findings, and the transcript.
 ///
 /// Everything is inline (CSS, SVG, a few lines of JavaScript that seek the player when a mark is clicked), so
 /// the page works from a mail attachment or a repository browser. The output is deterministic: no dates.
