@@ -107,8 +107,8 @@ extension ReviewPage {
                     TimelineMark(
                         start: at, shape: .bar(end: until.seconds, hollow: false), label: text,
                         tooltip: "\(event.at)–\(until) caption \"\(text)\"", style: "k-caption"))
-            case .visibleText(let text):
-                let until = visibleUntil(text, from: event.at, in: timeline)
+            case .visibleText(let text, let shownUntil):
+                let until = shownUntil ?? visibleUntil(text, from: event.at, in: timeline)
                 screen.append(
                     TimelineMark(
                         start: at, shape: .bar(end: until.seconds, hollow: false), label: "▤ \(text)",

@@ -131,3 +131,42 @@ struct ReviewPageDiffTests {
         #expect(shown.start == 2 && shown.end == 9, "a toast is drawn from when it shows to when it goes")
     }
 }
+
+@Suite("Review page: shown text for its duration")
+struct ReviewPageToastTests {
+    /// A run of a script that shows a toast for 3 s when Pay is activated at 2 s (the app answers 10 ms later).
+    static func toastRun() throws -> ScriptReport {
+        let source = """
+            title    "A toast"
+            profile  voiceover
+
+            screen Main
+              button  pay  "Pay"
+
+            on activate pay:
+              show text "Payment complete" for 3s
+
+            at 0s      focus pay
+            at 2s      activate
+            wait 6s
+            """
+        let folder = try ReviewFixtures.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/toast.earshot"
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        return try ReviewFixtures.report(absolute: path)
+    }
+
+    @Test func aToastIsDrawnFromWhenItShowsToWhenItGoes() throws {
+        let report = try Self.toastRun()
+        let shown = report.run.timeline.events.filter {
+            if case .visibleText = $0.kind { return true }
+            return false
+        }
+        #expect(shown.map(\.kind) == [.visibleText("Payment complete", until: .milliseconds(5010))])
+        let lane = try #require(ReviewPage.lanes(of: report.run.timeline).first { $0.name == "On screen" })
+        #expect(lane.marks.map { "\($0.label) \($0.start)–\($0.end)" } == ["▤ Payment complete 2.01–5.01"])
+        #expect(report.run.timeline.transcript().contains("▤ shows \"Payment complete\" until 5.010s"))
+        #expect(report.run.timeline.jsonLines().contains("\"until_ms\":5010"))
+    }
+}

@@ -18,7 +18,11 @@ enum ReviewFixtures {
 
     /// The report `earshot check` makes for a script under Scripts/.
     static func report(_ relative: String) throws -> ScriptReport {
-        let path = root.appendingPathComponent("Scripts").appendingPathComponent(relative).path
+        try report(absolute: root.appendingPathComponent("Scripts").appendingPathComponent(relative).path)
+    }
+
+    /// The report `earshot check` makes for the script at `path`.
+    static func report(absolute path: String) throws -> ScriptReport {
         let document = try ScenarioParser.parse(source: try String(contentsOfFile: path, encoding: .utf8), path: path)
         let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: root.appendingPathComponent("Voices").path)
         let run = try ScenarioRunner.run(
