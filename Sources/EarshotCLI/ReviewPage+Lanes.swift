@@ -108,7 +108,8 @@ extension ReviewPage {
                         start: at, shape: .bar(end: until.seconds, hollow: false), label: text,
                         tooltip: "\(event.at)–\(until) caption \"\(text)\"", style: "k-caption"))
             case .visibleText(let text, let shownUntil):
-                let until = shownUntil ?? visibleUntil(text, from: event.at, in: timeline)
+                // Shown for its duration (a toast), else for the rest of the run, as the checks see it.
+                let until = shownUntil ?? max(timeline.end, event.at)
                 screen.append(
                     TimelineMark(
                         start: at, shape: .bar(end: until.seconds, hollow: false), label: "▤ \(text)",
@@ -125,14 +126,6 @@ extension ReviewPage {
             TimelineLane(name: "Focus", summary: "focus moves", marks: focus),
             TimelineLane(name: "On screen", summary: "captions and visible text", marks: screen),
         ]
-    }
-
-    /// When text shown at `start` leaves the screen: for an element's text, the first screen after it without
-    /// that text; for shown text (a toast, a banner), the end of the run, as the checks see it.
-    static func visibleUntil(_ text: String, from start: Instant, in timeline: Timeline) -> Instant {
-        guard timeline.screen(at: start)?.visibleTexts.contains(text) == true else { return max(timeline.end, start) }
-        let gone = timeline.screens.first { $0.at > start && !$0.screen.visibleTexts.contains(text) }
-        return gone?.at ?? max(timeline.end, start)
     }
 
     /// The mark for an utterance: a bar while it sounded (ending in a cut when cut), a dot when dropped or cut
