@@ -75,6 +75,11 @@ extension ReviewPage {
                     TimelineMark(
                         start: at, shape: .tick, label: "▣ \(id)",
                         tooltip: "\(event.at) scan highlights \(id)", style: "k-scan"))
+                // The mix plays Switch Control's tick for every scan step: it is a sound the user hears.
+                sounds.append(
+                    TimelineMark(
+                        start: at, shape: .tick, label: "♪ tick",
+                        tooltip: "\(event.at) scan tick (on \(id))", style: "k-scan"))
             case .earcon(let name, let duration):
                 sounds.append(
                     TimelineMark(
@@ -102,11 +107,13 @@ extension ReviewPage {
                     TimelineMark(
                         start: at, shape: .bar(end: until.seconds, hollow: false), label: text,
                         tooltip: "\(event.at)–\(until) caption \"\(text)\"", style: "k-caption"))
-            case .visibleText(let text):
+            case .visibleText(let text, let shownUntil):
+                // Shown for its duration (a toast), else for the rest of the run, as the checks see it.
+                let until = shownUntil ?? max(timeline.end, event.at)
                 screen.append(
                     TimelineMark(
-                        start: at, shape: .tick, label: "▤ \(text)",
-                        tooltip: "\(event.at) shows \"\(text)\"", style: "k-text"))
+                        start: at, shape: .bar(end: until.seconds, hollow: false), label: "▤ \(text)",
+                        tooltip: "\(event.at)–\(until) shows \"\(text)\"", style: "k-text"))
             case .app, .load, .announcementDidFinish:
                 break
             }

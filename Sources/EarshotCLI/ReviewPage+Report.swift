@@ -45,7 +45,8 @@ extension ReviewPage {
             let checks = run.report.checks
             let passed = checks.filter(\.passed).count
             let findings = run.report.findings.count
-            let ok = passed == checks.count && findings == 0
+            // The colour is the checks' verdict: findings are listed beside it, never turn a passing run red.
+            let ok = passed == checks.count
             html +=
                 "<li class=\"\(ok ? "pass" : "fail")\"><strong>\(escape(run.label))</strong>: "
                 + "<span class=\"verdict\">\(passed == checks.count ? "✔" : "✘") \(passed) of \(checks.count) "
@@ -83,7 +84,7 @@ extension ReviewPage {
             + "<div><dt>Profile</dt><dd>\(escape(report.run.profile.label))</dd></div>"
             + "<div><dt>Voice</dt><dd>\(escape(report.run.voice.name))</dd></div></dl>\n"
         html += checksList(report.checks, index: index)
-        html += findingsTable(report.findings, index: index)
+        html += findingsTable(report.findings, index: index, checksPass: report.checks.allSatisfy(\.passed))
         html +=
             "<h3 id=\"run\(index + 1)-transcript\">Transcript</h3>\n"
             + "<pre class=\"transcript\" tabindex=\"0\" aria-labelledby=\"run\(index + 1)-transcript\">"
@@ -127,7 +128,8 @@ extension ReviewPage {
     }
 
     /// The findings, each highlighted: they are anti-patterns the cards name.
-    static func findingsTable(_ findings: [Finding], index: Int) -> String {
+    /// Red when a check fails too; amber (a warning) when every check passes, so a passing run is never red.
+    static func findingsTable(_ findings: [Finding], index: Int, checksPass: Bool = false) -> String {
         var html = "<h3>Findings: \(findings.count)</h3>\n"
         guard !findings.isEmpty else { return html + "<p class=\"note ok\">No anti-patterns found.</p>\n" }
         html +=
@@ -135,7 +137,7 @@ extension ReviewPage {
             + "<th scope=\"col\">Times</th><th scope=\"col\">What happened</th></tr></thead>\n<tbody>\n"
         for finding in findings {
             html +=
-                "<tr class=\"finding impact-\(finding.impact.rawValue)\">"
+                "<tr class=\"finding \(checksPass ? "warn" : "severe") impact-\(finding.impact.rawValue)\">"
                 + "<td class=\"impact\">\(finding.impact.rawValue)</td>"
                 + "<td class=\"rule\"><code>\(escape(finding.rule))</code>"
                 + "<br/><span class=\"card\">read \(escape(finding.page))</span></td>"

@@ -98,8 +98,30 @@ extension ReviewPage {
         table.findings th, table.findings td { border: 1px solid var(--line); padding: 4px 6px; text-align: left;
           vertical-align: top; }
         table.findings th { background: #f0f0f0; }
-        tr.finding { background: var(--fail-bg); }
-        tr.finding td.impact { color: var(--fail); font-weight: bold; }
+        tr.finding.severe { background: var(--fail-bg); }
+        tr.finding.severe td.impact { color: var(--fail); font-weight: bold; }
+        tr.finding.warn { background: #fff6e0; }
+        tr.finding.warn td.impact { color: #7a4a00; font-weight: bold; }
+        #difference { border-bottom: 1px solid var(--line); padding-bottom: 8px; }
+        .diff-summary { margin: 4px 0 6px; font-weight: bold; }
+        table.diff { border-collapse: collapse; width: 100%; font-size: 14px; table-layout: fixed; }
+        table.diff th:nth-child(1) { width: 9em; } table.diff th:nth-child(2) { width: 9em; }
+        table.diff th, table.diff td { border: 1px solid var(--line); padding: 3px 6px; text-align: left;
+          vertical-align: top; }
+        table.diff th { background: #f0f0f0; }
+        table.diff td.change, table.diff td.kind { white-space: nowrap; }
+        table.diff td.change { font-weight: bold; }
+        table.diff .time { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; color: var(--muted); }
+        table.diff .fate { font-size: 12.5px; color: var(--muted); }
+        table.diff s { color: var(--muted); }
+        table.diff td.absent { color: var(--muted); }
+        tr.change-same { color: var(--muted); }
+        tr.change-lost-now, tr.change-cut-now { background: var(--fail-bg); }
+        tr.change-lost-now td.change, tr.change-cut-now td.change { color: var(--fail); }
+        tr.change-heard-now { background: var(--pass-bg); }
+        tr.change-heard-now td.change { color: var(--pass); }
+        tr.change-added, tr.change-moved, tr.change-removed { background: #f3f6fb; }
+        tr.change-added td.change, tr.change-moved td.change, tr.change-removed td.change { color: #1f5fa8; }
         td.impact, td.rule, td.times { white-space: nowrap; }
         td.rule .card { font-size: 12.5px; color: var(--muted); }
         .ok { color: var(--pass); }

@@ -6,10 +6,12 @@ import Foundation
 ///
 /// For reviewers who can't run a screen reader. The page holds, in order:
 /// 1. a header with the script's title, pattern, variant(s), profile, voice and what should sound different;
-/// 2. the audio player(s), the WAV embedded as a `data:` URI when small, else referenced beside the page;
-/// 3. a timeline picture per run in inline SVG (input, speech, sounds, focus and on-screen lanes on one time
-///    scale shared by every run), plus a close-up of the most crowded stretch when labels did not fit;
-/// 4. per run: the checks with their evidence (failing ones in red), the findings, and the transcript.
+/// 2. for a comparison, what changed: each before→after pair's utterances lined up like a diff (`RunDiff`);
+/// 3. the audio player(s), the WAV embedded as a `data:` URI when small, else referenced beside the page;
+/// 4. a timeline picture per run in inline SVG (input, speech, sounds, focus and on-screen lanes on one time
+///    scale shared by every run), plus a close-up where a before and its after differ most, else of the most
+///    crowded stretch when labels did not fit;
+/// 5. per run: the checks with their evidence (failing ones in red), the findings, and the transcript.
 ///
 /// Everything is inline (CSS, SVG, a few lines of JavaScript that seek the player when a mark is clicked), so
 /// the page works from a mail attachment or a repository browser. The output is deterministic: no dates.
@@ -71,6 +73,7 @@ public enum ReviewPage {
         page += "<title>\(escape(title)) — Earshot review</title>\n<style>\n\(styleSheet)</style>\n</head>\n<body>\n"
         page += "<main>\n<header>\n<p class=\"kicker\">Earshot review</p>\n<h1>\(escape(title))</h1>\n"
         page += headerDetails(runs) + verdictSummary(runs) + "</header>\n"
+        page += differenceSection(runs)
         page += listenSection(players)
         page += timelineSection(runs, players: players)
         page += "<div class=\"runs\">\n" + runs.enumerated().map { runSection($1, index: $0) }.joined() + "</div>\n"
@@ -98,7 +101,8 @@ public enum ReviewPage {
         guard let first = headers.first else { return "Earshot review" }
         let titles = headers.map(\.title).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         guard headers.count > 1 else { return first.title }
-        return "\(first.pattern): " + (titles.count == 1 ? first.title : "\(titles.count) scenarios, before and after")
+        return "\(first.pattern ?? first.title): "
+            + (titles.count == 1 ? first.title : "\(titles.count) scenarios, before and after")
     }
 
     // MARK: - Audio
@@ -231,7 +235,8 @@ public enum ReviewPage {
                 drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
                 .render().crowded
         }
-        let closeUp = closeUpWindow(crowded, overview: overview)
+        let difference = differenceWindow(group: group, runs: runs, overview: overview)
+        let closeUp = difference?.window ?? closeUpWindow(crowded, overview: overview)
         var html = ""
         for index in group {
             var drawing = drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
@@ -240,8 +245,11 @@ public enum ReviewPage {
         }
         guard let closeUp else { return html }
         let range = "\(Instant.seconds(closeUp.lowerBound))–\(Instant.seconds(closeUp.upperBound))"
+        let why =
+            difference.map { "Where the runs differ most (\($0.rows) changed utterance\($0.rows == 1 ? "" : "s"))" }
+            ?? "The busiest stretch"
         html +=
-            "<h\(headingLevel)>Close-up, \(range)</h\(headingLevel)>\n<p class=\"note\">The busiest stretch, "
+            "<h\(headingLevel)>Close-up, \(range)</h\(headingLevel)>\n<p class=\"note\">\(why), "
             + "magnified\(group.count > 1 ? ", every run on the same scale" : "").</p>\n"
         for index in group {
             var drawing = drawing(runs[index], index: index, window: closeUp, players: players, kind: "closeup")

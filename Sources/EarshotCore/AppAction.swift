@@ -85,8 +85,9 @@ public indirect enum AppAction: Hashable, Sendable {
     case playSound(String, duration: TimeSpan)
     /// Play a media track.
     case playMedia(MediaTrack)
-    /// Show text on screen (a status line, a banner), optionally as an element's visible text.
-    case showText(TextTemplate)
+    /// Show text on screen (a status line, a banner, a toast), optionally as an element's visible text; a toast
+    /// goes after `duration` (nil: it stays).
+    case showText(TextTemplate, duration: TimeSpan? = nil)
     /// The `.task(id:)` + sleep pattern: each run of this action cancels the pending one with the same key.
     case debounce(key: String, delay: TimeSpan, actions: [AppAction])
     /// Run actions after a delay (`DispatchQueue.main.asyncAfter`, a network load).

@@ -70,8 +70,8 @@ extension Simulation {
                     }
                 }
             }
-        case .showText(let template):
-            record(.visibleText(template.evaluate(in: context)))
+        case .showText(let template, let duration):
+            record(.visibleText(template.evaluate(in: context), until: duration.map { now + $0 }))
         case .debounce(let key, let delay, let actions):
             var entry = debouncers[key] ?? (Debouncer(delay: delay), nil)
             if case .arm(let deadline, let generation, _) = entry.machine.trigger(at: now) {

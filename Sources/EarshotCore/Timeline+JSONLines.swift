@@ -108,7 +108,10 @@ extension Timeline {
             ]
         case .caption(let text, let until):
             return ["type": "caption", "text": .string(text), "until_ms": .int(until.milliseconds)]
-        case .visibleText(let text): return ["type": "text", "text": .string(text)]
+        case .visibleText(let text, let until):
+            var fields: JSONObject = ["type": "text", "text": .string(text)]
+            if let until { fields["until_ms"] = .int(until.milliseconds) }
+            return fields
         case .announcementDidFinish(let id, let text, let success):
             return [
                 "type": "announcementDidFinish", "utterance": .int(Int64(id)), "text": .string(text),

@@ -99,8 +99,8 @@ extension Timeline {
         case .earcon(let name, _): return "♪ earcon \(name)"
         case .sound(let name, let duration, let heard): return "♪ sound \(name) \(duration)" + (heard ? "" : " (muted)")
         case .media(let track, let heard): return "▶ media \(track.name) \(track.duration)" + (heard ? "" : " (muted)")
-        case .caption(let text, let until): return "⎘ caption \"\(text)\" until \(until)"
-        case .visibleText(let text): return "▤ shows \"\(text)\""
+        case .caption(let text, let until): return "💬 caption \"\(text)\" until \(until)"
+        case .visibleText(let text, let until): return "▤ shows \"\(text)\"" + (until.map { " until \($0)" } ?? "")
         case .announcementDidFinish(let id, _, let success): return "  didFinish #\(id) wasSuccessful: \(success)"
         case .scanHighlight(let id): return "▣ scan highlights \(id)"
         case .focusLost(let id): return "◎ focused \(id) disappeared"

@@ -98,8 +98,8 @@ public enum TimelineEventKind: Hashable, Sendable {
     case media(MediaTrack, heard: Bool)
     /// A caption shown until `until`.
     case caption(text: String, until: Instant)
-    /// Text shown on screen.
-    case visibleText(String)
+    /// Text shown on screen, until `until` (a toast with a duration) or for good (nil).
+    case visibleText(String, until: Instant? = nil)
     /// `announcementDidFinishNotification` with `wasSuccessful`.
     case announcementDidFinish(utterance: UtteranceID, text: String, wasSuccessful: Bool)
     /// Switch Control's scan highlighted an element.

@@ -342,7 +342,7 @@ public struct CheckEvaluator {
             }
             for event in timeline.events where range.contains(event.at) {
                 switch event.kind {
-                case .visibleText(let text), .caption(let text, _): texts.append((event.at, text))
+                case .visibleText(let text, _), .caption(let text, _): texts.append((event.at, text))
                 default: break
                 }
             }

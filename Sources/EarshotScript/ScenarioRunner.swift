@@ -171,7 +171,8 @@ struct Lowering {
         case .pageScrolled(let text): return .pageScrolled(template(text, at: action.location))
         case .playSound(let name, let duration): return .playSound(name, duration: duration ?? .milliseconds(500))
         case .playMedia(let name): return .playMedia(media(name))
-        case .showText(let text, _): return .showText(template(text, at: action.location))
+        case .showText(let text, let duration):
+            return .showText(template(text, at: action.location), duration: duration)
         case .showScreen(let name): return .showScreen(name)
         case .ssip(let event): return ssip(event, at: action.location)
         case .load(let load):
