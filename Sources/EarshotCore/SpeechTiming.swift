@@ -58,7 +58,7 @@ public struct SpeechTiming: Hashable, Sendable {
         guard let reached else {
             return CutPoint(
                 heardFrames: heardFrames, heardText: "", lastFullWord: nil, cutWord: nil,
-                lostWords: words.indices.map(word))
+                lostWords: writtenWords(from: 0))
         }
         let scalars = Array(text.unicodeScalars)
         let end = min(words[reached].textRange.upperBound, scalars.count)
@@ -66,7 +66,17 @@ public struct SpeechTiming: Hashable, Sendable {
         let lastFull = reached > 0 ? word(reached - 1) : nil
         return CutPoint(
             heardFrames: heardFrames, heardText: heard, lastFullWord: lastFull, cutWord: word(reached),
-            lostWords: words.indices.filter { $0 >= reached }.map(word))
+            lostWords: writtenWords(from: words[reached].textRange.lowerBound))
+    }
+
+    /// Every written word of the text from scalar offset `start` on. espeak-ng does not mark every word (it
+    /// can give two words one mark, "a while"), so the words that were lost are read from the text, not from
+    /// the marks: a word with no mark of its own is still lost when the cut comes before it.
+    func writtenWords(from start: Int) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        return WordAlignment.writtenWords(text).filter { $0.whole.upperBound > start }.map {
+            String(String.UnicodeScalarView(scalars[$0.word.clamped(to: 0..<scalars.count)]))
+        }
     }
 }
 

@@ -44,7 +44,7 @@ public enum WordAlignment {
 
     /// Runs of non-space scalars (`whole`) with the punctuation at either end left out (`word`); runs that
     /// are all punctuation are not words.
-    static func writtenWords(_ text: String) -> [(whole: Range<Int>, word: Range<Int>)] {
+    public static func writtenWords(_ text: String) -> [(whole: Range<Int>, word: Range<Int>)] {
         let scalars = Array(text.unicodeScalars)
         var tokens: [(whole: Range<Int>, word: Range<Int>)] = []
         var index = 0

@@ -225,7 +225,8 @@ public final class SpeechDispatcherConformance: @unchecked Sendable {
             case .interrupted(let start, _, let by):
                 // The end of the run is not a cut the server would make.
                 let outcome: MessageOutcome = by.description == "scenario ended" ? .spoken : .cut
-                let words = record.utterance.text.split(whereSeparator: \.isWhitespace).count
+                // Written words, as the lost words are counted (punctuation-only runs are not words).
+                let words = WordAlignment.writtenWords(record.utterance.text).count
                 let started = record.cutPoint.map { words - $0.lostWords.count + ($0.cutWord == nil ? 0 : 1) }
                 fates.append(Fate(step: step, outcome: outcome, start: start - .zero, words: started))
             default: fates.append(Fate(step: step, outcome: .discarded, start: nil))
