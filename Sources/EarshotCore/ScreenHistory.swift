@@ -112,20 +112,20 @@ public struct ScreenHistory: Sendable {
         let indices: Range<Int>
 
         /// An iterator over the snapshots.
-        public func makeIterator() -> Iterator { Iterator(history: history, next: indices.lowerBound, end: indices.upperBound) }
+        public func makeIterator() -> Iterator { Iterator(history: history, position: indices.lowerBound, end: indices.upperBound) }
 
         /// Walks the snapshots, keeping one running screen.
         public struct Iterator: IteratorProtocol {
             let history: ScreenHistory
-            var next: Int
+            var position: Int
             let end: Int
             var current: Screen?
 
             /// The next snapshot, or nil after the last.
             public mutating func next() -> ScreenSnapshot? {
-                guard next < end else { return nil }
-                let index = next
-                next += 1
+                guard position < end else { return nil }
+                let index = position
+                position += 1
                 if var screen = current {
                     current = nil  // the running screen is the only copy while the change is applied
                     history.apply(history.changes[index], to: &screen)

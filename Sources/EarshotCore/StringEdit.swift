@@ -3,16 +3,16 @@
 ///
 /// Offsets count UTF-8 bytes and fall on Unicode scalar boundaries, so applying an edit splices bytes and gives
 /// back exactly the new string's bytes.
-struct StringEdit: Hashable, Sendable {
+public struct StringEdit: Hashable, Sendable {
     /// UTF-8 bytes kept from the start of the old string.
-    var prefix: Int
+    public var prefix: Int
     /// UTF-8 bytes of the old string replaced (after the prefix).
-    var removed: Int
+    public var removed: Int
     /// What replaces them.
-    var inserted: String
+    public var inserted: String
 
     /// The edit from `old` to `new`; nil when a string has no contiguous UTF-8 storage to compare.
-    init?(from old: String, to new: String) {
+    public init?(from old: String, to new: String) {
         var old = old
         var new = new
         old.makeContiguousUTF8()
@@ -30,10 +30,11 @@ struct StringEdit: Hashable, Sendable {
     }
 
     /// Replaces the edited bytes of `string` (the edit's old string) in place.
-    func apply(to string: inout String) {
+    public func apply(to string: inout String) {
         let utf8 = string.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: prefix)
-        let end = utf8.index(start, offsetBy: removed)
+        // Offsets past the end (an edit applied to a string it was not made from) stop at the end.
+        let start = utf8.index(utf8.startIndex, offsetBy: prefix, limitedBy: utf8.endIndex) ?? utf8.endIndex
+        let end = utf8.index(start, offsetBy: removed, limitedBy: utf8.endIndex) ?? utf8.endIndex
         string.replaceSubrange(start..<end, with: inserted)
     }
 
