@@ -92,7 +92,7 @@ struct ScreenHistoryTests {
         history.record(screen, at: at, sequence: 0)
         copies.append(ScreenSnapshot(at: at, sequence: 0, screen: screen))
         for sequence in 1...changes {
-            if Int.random(in: 0..<4, using: &rng) == 0 { at = at + .milliseconds(Int.random(in: 1...50, using: &rng)) }
+            if Int.random(in: 0..<4, using: &rng) == 0 { at = at + TimeSpan.milliseconds(Int64.random(in: 1...50, using: &rng)) }
             if Int.random(in: 0..<200, using: &rng) == 0 {
                 screen = randomScreen("t\(sequence)", &rng)
                 history.record(screen, at: at, sequence: sequence)
@@ -127,16 +127,16 @@ struct ScreenHistoryTests {
         let (history, copies) = Self.randomRun(seed: 7, changes: 600)
         let end = copies.last?.at ?? .zero
         for step in stride(from: 0, to: 600, by: 37) {
-            let low = Instant.zero + .milliseconds(step * 3)
-            let range = low...(low + .milliseconds(40))
+            let low = Instant.milliseconds(Int64(step) * 3)
+            let range = low...(low + TimeSpan.milliseconds(40))
             let expected = copies.filter { range.contains($0.at) }
             let got = Array(history.snapshots(in: range))
-            #expect(got.map(\.sequence) == expected.map(\.sequence))
+            #expect(got.map { $0.sequence } == expected.map { $0.sequence })
             #expect(zip(got, expected).allSatisfy { fingerprint($0.screen) == fingerprint($1.screen) })
             let last = copies.last { $0.at <= low }
             #expect(history.screen(at: low).map(fingerprint) == last.map { fingerprint($0.screen) })
         }
-        #expect(history.screen(at: end + .seconds(1)).map(fingerprint) == copies.last.map { fingerprint($0.screen) })
+        #expect(history.screen(at: end + TimeSpan.seconds(1)).map(fingerprint) == copies.last.map { fingerprint($0.screen) })
     }
 
     @Test("Nothing before the first snapshot")
