@@ -112,7 +112,9 @@ public struct ScreenHistory: Sendable {
         let indices: Range<Int>
 
         /// An iterator over the snapshots.
-        public func makeIterator() -> Iterator { Iterator(history: history, position: indices.lowerBound, end: indices.upperBound) }
+        public func makeIterator() -> Iterator {
+            Iterator(history: history, position: indices.lowerBound, end: indices.upperBound)
+        }
 
         /// Walks the snapshots, keeping one running screen.
         public struct Iterator: IteratorProtocol {

@@ -318,7 +318,9 @@ public struct CheckEvaluator {
 
     func staysVisible(_ element: String, _ window: ScenarioWindow?) -> (Bool, [String]) {
         let range = (window.map(intervals) ?? [Instant.zero...timeline.end]).first ?? Instant.zero...timeline.end
-        let snapshots = timeline.screens.snapshots(in: range).lazy.map { (at: $0.at, exposed: $0.screen.isExposed(element)) }
+        let snapshots = timeline.screens.snapshots(in: range).lazy.map {
+            (at: $0.at, exposed: $0.screen.isExposed(element))
+        }
         guard let shown = snapshots.first(where: { $0.exposed }) else {
             return (false, ["\(element) never appeared \(describe([range]))"])
         }

@@ -92,7 +92,9 @@ struct ScreenHistoryTests {
         history.record(screen, at: at, sequence: 0)
         copies.append(ScreenSnapshot(at: at, sequence: 0, screen: screen))
         for sequence in 1...changes {
-            if Int.random(in: 0..<4, using: &rng) == 0 { at = at + TimeSpan.milliseconds(Int64.random(in: 1...50, using: &rng)) }
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                at = at + TimeSpan.milliseconds(Int64.random(in: 1...50, using: &rng))
+            }
             if Int.random(in: 0..<200, using: &rng) == 0 {
                 screen = randomScreen("t\(sequence)", &rng)
                 history.record(screen, at: at, sequence: sequence)
@@ -136,7 +138,9 @@ struct ScreenHistoryTests {
             let last = copies.last { $0.at <= low }
             #expect(history.screen(at: low).map(fingerprint) == last.map { fingerprint($0.screen) })
         }
-        #expect(history.screen(at: end + TimeSpan.seconds(1)).map(fingerprint) == copies.last.map { fingerprint($0.screen) })
+        #expect(
+            history.screen(at: end + TimeSpan.seconds(1)).map(fingerprint) == copies.last.map { fingerprint($0.screen) }
+        )
     }
 
     @Test("Nothing before the first snapshot")
