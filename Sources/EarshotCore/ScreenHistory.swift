@@ -54,6 +54,10 @@ public struct ScreenHistory: Sendable {
     private var checkpointWeight = 0
     private var weightSinceCheckpoint = 0
 
+    /// What the history keeps, in weight units (an element's fixed cost plus its texts' bytes): whole screens and
+    /// changes. Full copies of the screen after every change would weigh the sum of all those screens.
+    public private(set) var storedWeight = 0
+
     /// Creates an empty history.
     public init() {}
 
@@ -80,7 +84,9 @@ public struct ScreenHistory: Sendable {
             element.value = ""
         }
         append(.element(ElementChange(path: path, element: element, valueEdit: edit)), at: at, sequence: sequence)
-        weightSinceCheckpoint += Self.ownWeight(of: element) + path.count + (edit?.inserted.utf8.count ?? 0)
+        let weight = Self.ownWeight(of: element) + path.count + (edit?.inserted.utf8.count ?? 0)
+        weightSinceCheckpoint += weight
+        storedWeight += weight
         if weightSinceCheckpoint >= checkpointWeight { checkpoint(screen) }
     }
 
@@ -153,6 +159,7 @@ public struct ScreenHistory: Sendable {
         checkpoints.append(Checkpoint(index: changes.count - 1, screen: screen))
         checkpointWeight = Self.weight(of: screen.elements)
         weightSinceCheckpoint = 0
+        storedWeight += checkpointWeight
     }
 
     /// The index of the last snapshot before (`instant`, `sequence`) in the run's order, or -1.
@@ -205,7 +212,7 @@ public struct ScreenHistory: Sendable {
     }
 
     /// The weight of a tree: its elements' own weights.
-    static func weight(of elements: [AccessibilityElement]) -> Int {
+    public static func weight(of elements: [AccessibilityElement]) -> Int {
         elements.reduce(0) { $0 + ownWeight(of: $1) + weight(of: $1.children) }
     }
 }

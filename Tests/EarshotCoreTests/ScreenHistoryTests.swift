@@ -200,4 +200,33 @@ struct ScreenHistoryTests {
         #expect(Array(result.utf8) == Array(new.utf8))
         #expect(edit.inserted.utf8.count == insertedBytes)
     }
+
+    /// `keys` characters typed one by one into a field beside 10 buttons: the history and the full copies' weight.
+    static func typing(keys: Int) -> (history: ScreenHistory, fullCopies: Int, last: Screen) {
+        let buttons = (0..<10).map { AccessibilityElement(id: "b\($0)", label: "Button \($0)") }
+        var screen = Screen(name: "s", elements: [AccessibilityElement(id: "field", label: "Search")] + buttons)
+        var history = ScreenHistory()
+        history.record(screen, at: .zero, sequence: 0)
+        var fullCopies = ScreenHistory.weight(of: screen.elements)
+        for key in 1...keys {
+            guard let old = screen.element(at: [0]) else { break }
+            screen.update(at: [0]) { $0.value += ["t", "e", "a", " "][key % 4] }
+            guard let new = screen.element(at: [0]) else { break }
+            history.recordChange(
+                at: .milliseconds(Int64(key) * 150), sequence: key, path: [0], from: old, to: new, in: screen)
+            fullCopies += ScreenHistory.weight(of: screen.elements)
+        }
+        return (history, fullCopies, screen)
+    }
+
+    @Test("Typing into one field keeps a history that grows linearly, not a copy per key")
+    func typingGrowsLinearly() {
+        let small = Self.typing(keys: 4000)
+        let large = Self.typing(keys: 8000)
+        // Twice the keys: full copies weigh about four times as much; the history about twice.
+        #expect(Double(large.fullCopies) / Double(small.fullCopies) > 3)
+        #expect(Double(large.history.storedWeight) / Double(small.history.storedWeight) < 2.5)
+        #expect(large.history.storedWeight * 10 < large.fullCopies)
+        #expect(large.history.screen(at: .seconds(3600)).map(fingerprint) == fingerprint(large.last))
+    }
 }
