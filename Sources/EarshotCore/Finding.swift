@@ -214,7 +214,7 @@ public enum FindingRules {
         }
         if shown { return true }
         var previous = timeline.screen(at: window.lowerBound).map(\.visibleTexts) ?? []
-        for snapshot in timeline.screens where window.contains(snapshot.at) {
+        for snapshot in timeline.screens.snapshots(in: window) {
             let texts = snapshot.screen.visibleTexts
             if !texts.subtracting(previous).isEmpty { return true }
             previous = texts
@@ -246,8 +246,6 @@ public enum FindingRules {
             pollStarts[id, default: []].append(start)
         }
         for id in pollStarts.keys { pollStarts[id]?.sort() }
-        let screens = timeline.screens
-        let snapshotsInOrder = zip(screens, screens.dropFirst()).allSatisfy { $0.at <= $1.at }
         for (index, move) in focusMoves.enumerated() {
             // A text field changes as the user types; typing echo covers it.
             guard let id = move.to, lookup.element(id, at: move.at)?.traits.isTextEntry == false else {
@@ -259,10 +257,7 @@ public enum FindingRules {
             var last = lookup.element(id, at: move.at)
             var changes = 0
             // Snapshots in time order (as a run records them): only the window's are visited.
-            var position = snapshotsInOrder ? screens.partitionPoint { $0.at > move.at } : 0
-            while position < screens.count, !snapshotsInOrder || screens[position].at < end {
-                let snapshot = screens[position]
-                position += 1
+            for snapshot in timeline.screens.snapshots(in: move.at...max(move.at, end)) {
                 guard snapshot.at > move.at && snapshot.at < end else { continue }
                 let now = snapshot.screen.element(id)
                 if now?.label != last?.label { changes += 1 }
@@ -291,8 +286,7 @@ struct SnapshotLookup {
 
     /// `timeline.screen(at: instant)?.element(id)`.
     mutating func element(_ id: String, at instant: Instant) -> AccessibilityElement? {
-        let screens = timeline.screens
-        let index = screens.partitionPoint { ($0.at, $0.sequence) >= (instant, Int.max) } - 1
+        let index = timeline.screens.lastIndex(atOrBefore: instant, before: .max)
         guard index >= 0 else { return nil }
         if snapshot != index {
             snapshot = index
@@ -304,7 +298,7 @@ struct SnapshotLookup {
                     walk(element.children)
                 }
             }
-            walk(screens[index].screen.elements)
+            walk(timeline.screens.snapshot(index).screen.elements)
         }
         return elements[id]
     }

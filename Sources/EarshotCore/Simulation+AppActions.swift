@@ -18,7 +18,7 @@ extension Simulation {
             guard let next = screens[name] else { return }
             screens[screen.name] = screen
             screen = next
-            timeline.screens.append((now, nextSequence(), screen))
+            timeline.screens.record(screen, at: now, sequence: nextSequence())
             record(.app("show screen \(name)"))
             screenChanged(.none, context: context)
         case .layoutChanged(let target):

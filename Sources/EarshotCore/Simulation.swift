@@ -74,7 +74,7 @@ public final class Simulation {
         for reaction in reactions { self.reactions[reaction.trigger, default: []].append(reaction.actions) }
         timeline.sampleRate = speech.sampleRate
         timeline.profileName = profile.name
-        timeline.screens.append((.zero, 0, screen))
+        timeline.screens.record(screen, at: .zero, sequence: 0)
     }
 
     /// The next number in the run's one order of happenings.
@@ -287,7 +287,10 @@ public final class Simulation {
             return
         }
         if lookup.refresh(changed: id, from: old, in: screen) { cachedIndex = lookup }
-        timeline.screens.append((now, nextSequence(), screen))
+        let sequence = nextSequence()
+        if let new = screen.element(at: path) {
+            timeline.screens.recordChange(at: now, sequence: sequence, path: path, from: old, to: new, in: screen)
+        }
         if screenIndex.element(id)?.value != old.value { valueChanged(id) }
         if batchDepth > 0 {
             if batchFocusIndex == nil { batchFocusIndex = .some(index) }

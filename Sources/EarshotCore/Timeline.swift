@@ -137,8 +137,8 @@ public struct Timeline: Sendable {
     public var utterances: [UtteranceRecord] = []
     /// Non-speech events in time order.
     public var events: [TimelineEvent] = []
-    /// The screen after each change, from the start.
-    public var screens: [(at: Instant, sequence: Int, screen: Screen)] = []
+    /// The screen after each change, from the start, kept as changes (see `ScreenHistory`).
+    public var screens = ScreenHistory()
     /// When the run ended.
     public var end: Instant = .zero
     /// The audio rate of all speech.
@@ -158,13 +158,7 @@ public struct Timeline: Sendable {
     /// The screen as it was at `instant`, after everything that happened then (or, with `sequence`, only
     /// after what happened before that point of the order).
     public func screen(at instant: Instant, before sequence: Int = .max) -> Screen? {
-        var low = 0
-        var high = screens.count
-        while low < high {
-            let mid = (low + high) / 2
-            if (screens[mid].at, screens[mid].sequence) < (instant, sequence) { low = mid + 1 } else { high = mid }
-        }
-        return low > 0 ? screens[low - 1].screen : nil
+        screens.screen(at: instant, before: sequence)
     }
 
     /// True for a poll that spoke something other than its element's text when it started: a value heard

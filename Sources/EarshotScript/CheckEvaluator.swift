@@ -318,11 +318,13 @@ public struct CheckEvaluator {
 
     func staysVisible(_ element: String, _ window: ScenarioWindow?) -> (Bool, [String]) {
         let range = (window.map(intervals) ?? [Instant.zero...timeline.end]).first ?? Instant.zero...timeline.end
-        let snapshots = timeline.screens.filter { range.contains($0.at) }
-        guard let shown = snapshots.first(where: { $0.screen.isExposed(element) }) else {
+        let snapshots = timeline.screens.snapshots(in: range).lazy.map {
+            (at: $0.at, exposed: $0.screen.isExposed(element))
+        }
+        guard let shown = snapshots.first(where: { $0.exposed }) else {
             return (false, ["\(element) never appeared \(describe([range]))"])
         }
-        if let gone = snapshots.first(where: { $0.at > shown.at && !$0.screen.isExposed(element) }) {
+        if let gone = snapshots.first(where: { $0.at > shown.at && !$0.exposed }) {
             return (
                 false, ["\(element) appeared at \(shown.at) and disappeared at \(gone.at), before \(range.upperBound)"]
             )
@@ -337,7 +339,7 @@ public struct CheckEvaluator {
             if let first = timeline.screen(at: range.lowerBound) {
                 texts += first.visibleTexts.sorted().map { (range.lowerBound, $0) }
             }
-            for snapshot in timeline.screens where range.contains(snapshot.at) {
+            for snapshot in timeline.screens.snapshots(in: range) {
                 texts += snapshot.screen.visibleTexts.sorted().map { (snapshot.at, $0) }
             }
             for event in timeline.events where range.contains(event.at) {

@@ -96,7 +96,7 @@ import Testing
     @Test func stalePollBacklogFiresOnlyForAPollReadAfterItsValueChanged() {
         var timeline = Timeline()
         let watch = AccessibilityElement(id: "watch", label: "Stopwatch", value: "3", traits: .updatesFrequently)
-        timeline.screens = [(.zero, 0, Screen(name: "s", elements: [watch]))]
+        timeline.screens.record(Screen(name: "s", elements: [watch]), at: .zero, sequence: 0)
         let poll = Utterance(id: 0, text: "1", kind: .poll, elementID: "watch", cause: "poll", requestedAt: .seconds(1))
         timeline.utterances = [
             UtteranceRecord(
