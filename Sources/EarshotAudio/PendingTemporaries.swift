@@ -30,6 +30,9 @@ public enum PendingTemporaries {
 
     static func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
 
+    /// True once ``removeAll()`` has run: an interrupt is ending the process.
+    public static var isClosed: Bool { lock.withLock { closed } }
+
     /// Runs `body` (renames that must all happen or none) with interrupts held off until it returns.
     public static func publishing<T>(_ body: () throws -> T) rethrows -> T {
         publishLock.lock()

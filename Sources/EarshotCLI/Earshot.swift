@@ -73,8 +73,16 @@ public enum Earshot {
         return run(command, words: Array(words.dropFirst()), context: context)
     }
 
-    /// Parses and runs one command, mapping its errors to statuses.
+    /// Parses and runs one command, mapping its errors to statuses. A command that ends while an interrupt is
+    /// being handled (it may fail because the clean-up removed files under it) leaves the exit to the handler,
+    /// so the process ends with the signal's status and nothing else.
     static func run(_ command: any Command, words: [String], context: CommandContext) -> Int32 {
+        let status = runReportingErrors(command, words: words, context: context)
+        if context.catchesInterrupts { InterruptCleanup.yieldToARunningInterrupt() }
+        return status
+    }
+
+    private static func runReportingErrors(_ command: any Command, words: [String], context: CommandContext) -> Int32 {
         let signature = command.signature
         do {
             let parsed = try ArgumentParser.parse(words, for: signature)

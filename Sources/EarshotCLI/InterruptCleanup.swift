@@ -24,4 +24,11 @@ enum InterruptCleanup {
             return source
         }
     }
+
+    /// Waits for the process to end when an interrupt handler has started its clean-up (it ends the process
+    /// with the signal's status); returns at once otherwise.
+    static func yieldToARunningInterrupt() {
+        guard PendingTemporaries.isClosed else { return }
+        while true { sleep(1) }
+    }
 }
