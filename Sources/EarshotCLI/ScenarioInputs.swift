@@ -143,7 +143,8 @@ public enum ScenarioInputs {
     /// The voices and synthesizer for this process. Commands that never mix audio (`check`) pass
     /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs.
     public static func speech(
-        _ arguments: ParsedArguments, context: CommandContext, keepingAudio: Bool = true
+        _ arguments: ParsedArguments, context: CommandContext, keepingAudio: Bool = true,
+        audioCacheLimit: Int = 64 << 20
     ) throws -> Speech {
         let directory = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
@@ -152,7 +153,7 @@ public enum ScenarioInputs {
         let pronunciations = library?.pronunciations ?? .empty
         let speech =
             keepingAudio
-            ? SpeechLibrary(synthesizer: synthesizer, pronunciations: pronunciations)
+            ? SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: audioCacheLimit, pronunciations: pronunciations)
             : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
         return Speech(library: library, synthesizer: synthesizer, speech: speech)
     }
