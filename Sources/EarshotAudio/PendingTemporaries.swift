@@ -57,7 +57,12 @@ public enum PendingTemporaries {
     /// `_exit`, not `exit`: atexit work (espeak-ng's own teardown) could deadlock mid-synthesis.
     public static func removeAllAndExit(status: Int32, alsoRemoving cleanUp: () -> Void = {}) -> Never {
         publishLock.lock()
-        removeAll()
+        // Held until the process is gone: a temporary is made and recorded under this lock, so none can be
+        // half-made (created, not yet unlinked as late) when `_exit` ends the process during `cleanUp`.
+        lock.lock()
+        closed = true
+        for path in paths { unlink(path) }
+        paths.removeAll()
         cleanUp()
         _exit(status)
     }
