@@ -86,22 +86,6 @@ public struct SpeechText: Hashable, Sendable {
         return lower..<max(lower, upper)
     }
 
-    /// The synthesizer's word boundaries (ranges in `spoken`) as boundaries in `posted`: a posted stretch spoken
-    /// as several words keeps only its first word's start, so a cut anywhere in "12 dollars" lands in `$12.00`.
-    public func postedWords(_ words: [WordBoundary]) -> [WordBoundary] {
-        var result: [WordBoundary] = []
-        for word in words {
-            let range = postedRange(ofSpoken: word.textRange)
-            if let last = result.last, last.textRange.overlaps(range) || last.textRange == range {
-                result[result.count - 1].textRange =
-                    last.textRange.lowerBound..<max(last.textRange.upperBound, range.upperBound)
-                continue
-            }
-            result.append(WordBoundary(frame: word.frame, textRange: range))
-        }
-        return result
-    }
-
     /// The posted offset of every spoken scalar offset (and of the spoken end), for aligning the synthesizer's
     /// word marks with the posted words.
     public var mapping: TextMapping {

@@ -1,6 +1,6 @@
 /// How long an utterance lasts and where its words start, from the synthesizer.
 public struct SpeechTiming: Hashable, Sendable {
-    /// The text as posted; word ranges are in it (`SpeechText.postedWords`).
+    /// The text as posted; word ranges are in it (`SpeechText.mapping` takes the synthesizer's marks there).
     public var text: String
     /// The text the synthesizer was given (after normalization and pronunciations); `text` when unchanged.
     public var spokenText: String

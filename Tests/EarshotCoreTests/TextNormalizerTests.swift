@@ -146,15 +146,11 @@ import Testing
         #expect(text.postedRange(ofSpoken: 12..<19) == 9..<15)
         #expect(text.postedRange(ofSpoken: 0..<8) == 0..<8)
         #expect(text.postedRange(ofSpoken: 21..<26) == 17..<22)
-        let words = [
-            WordBoundary(frame: 0, textRange: 0..<8), WordBoundary(frame: 100, textRange: 9..<11),
-            WordBoundary(frame: 200, textRange: 12..<19), WordBoundary(frame: 300, textRange: 21..<26),
-        ]
-        #expect(
-            text.postedWords(words) == [
-                WordBoundary(frame: 0, textRange: 0..<8), WordBoundary(frame: 100, textRange: 9..<15),
-                WordBoundary(frame: 300, textRange: 17..<22),
-            ])
+        // The offsets word alignment reads espeak-ng's marks through: both spoken words land on `$12.00`.
+        let mapping = text.mapping
+        #expect(mapping.postedOffsets.count == text.spoken.unicodeScalars.count + 1)
+        #expect([0, 9, 12, 21].map(mapping.postedOffset) == [0, 9, 9, 17])
+        #expect(mapping.postedOffset(text.spoken.unicodeScalars.count) == 22)
     }
 
     @Test func unchangedTextIsOneVerbatimPiece() {
