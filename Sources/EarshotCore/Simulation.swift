@@ -290,8 +290,8 @@ public final class Simulation {
         let sequence = nextSequence()
         if let new = screen.element(at: path) {
             timeline.screens.recordChange(at: now, sequence: sequence, path: path, from: old, to: new, in: screen)
+            if new.value != old.value { valueChanged(id) }
         }
-        if screenIndex.element(id)?.value != old.value { valueChanged(id) }
         if batchDepth > 0 {
             if batchFocusIndex == nil { batchFocusIndex = .some(index) }
         } else {
