@@ -16,13 +16,7 @@ extension CompareCommand {
         let speech = try ScenarioInputs.speech(arguments, context: context)
         var items: [RenderItem] = []
         for (scriptIndex, document) in documents.enumerated() {
-            let profile: UserProfile
-            do {
-                profile = try ScenarioRunner.profile(
-                    for: document, override: arguments.value(ScenarioInputs.profileOption.long))
-            } catch {
-                throw UsageError("\(error)")
-            }
+            let profile = try ScenarioInputs.profile(for: document, arguments: arguments)
             if scriptIndex > 0 { items.append(.pause(pairGap)) }
             let scriptName = URLPath.stem(document.path)
             for (index, reader) in readers.enumerated() {

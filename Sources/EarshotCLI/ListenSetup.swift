@@ -31,13 +31,7 @@ struct ListenSetup {
 
     /// A prepared simulation of `document` with the profile and voice the options ask for.
     func simulation(for document: ScenarioDocument) throws -> Simulation {
-        let profile: UserProfile
-        do {
-            profile = try ScenarioRunner.profile(
-                for: document, override: arguments.value(ScenarioInputs.profileOption.long))
-        } catch {
-            throw UsageError("\(error)")
-        }
+        let profile = try ScenarioInputs.profile(for: document, arguments: arguments)
         let voice = try speech.voice(for: document, override: arguments.value(VoiceOptions.voice.long))
         return ScenarioRunner.prepare(
             document, profile: try ReaderOptions.apply(arguments, to: profile), voice: voice, speech: speech.speech)

@@ -162,14 +162,18 @@ public enum ScenarioInputs {
     public static func run(
         _ document: ScenarioDocument, speech: Speech, arguments: ParsedArguments
     ) throws -> ScenarioRun {
-        let profile: UserProfile
+        let profile = try profile(for: document, arguments: arguments)
+        return try run(
+            document, speech: speech, arguments: arguments, profile: ReaderOptions.apply(arguments, to: profile))
+    }
+
+    /// The script's profile, or the one `--profile` names (an unknown name is a usage error).
+    static func profile(for document: ScenarioDocument, arguments: ParsedArguments) throws -> UserProfile {
         do {
-            profile = try ScenarioRunner.profile(for: document, override: arguments.value(profileOption.long))
+            return try ScenarioRunner.profile(for: document, override: arguments.value(profileOption.long))
         } catch {
             throw UsageError("\(error)")
         }
-        return try run(
-            document, speech: speech, arguments: arguments, profile: ReaderOptions.apply(arguments, to: profile))
     }
 
     /// Runs one document headlessly under `profile`, with the voice the options ask for.

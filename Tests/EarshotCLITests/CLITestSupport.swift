@@ -39,6 +39,15 @@ enum EarshotBinary {
     /// Runs `earshot` with `arguments`, Voices found through `EARSHOT_VOICES`, in `folder`.
     static func run(_ arguments: [String], in folder: String? = nil, withVoices: Bool = true) throws -> RunResult {
         guard let path else { throw CocoaError(.fileNoSuchFile) }
+        return try runProgram(
+            path, arguments, in: folder, environment: ["EARSHOT_VOICES": withVoices ? voicesFolder : nil])
+    }
+
+    /// Runs `program` with `arguments` in `folder` (a scratch folder when nil), this process's environment
+    /// changed by `environment` (nil removes a variable); its status and both streams.
+    static func runProgram(
+        _ program: String, _ arguments: [String], in folder: String? = nil, environment changes: [String: String?] = [:]
+    ) throws -> RunResult {
         let scratch = NSTemporaryDirectory() + "earshot-cli-run-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -50,10 +59,10 @@ enum EarshotBinary {
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["EARSHOT_VOICES"] = withVoices ? voicesFolder : nil
+        for (name, value) in changes { environment[name] = value }
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: folder ?? scratch)
         process.standardOutput = out

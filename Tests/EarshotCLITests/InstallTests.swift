@@ -3,34 +3,11 @@ import Testing
 
 /// `make install PREFIX=…` and the installed binary used from a folder that is not a checkout.
 @Suite(.serialized) struct InstallTests {
-    /// Runs a program with arguments in a folder, without `EARSHOT_VOICES`; status and both streams.
+    /// Runs a program with arguments in a folder, without `EARSHOT_VOICES` (and without the outer make's
+    /// flags); status and both streams.
     static func run(_ program: String, _ arguments: [String], in folder: String) throws -> RunResult {
-        let scratch = NSTemporaryDirectory() + "earshot-install-run-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        _ = FileManager.default.createFile(atPath: scratch + "/out", contents: nil)
-        _ = FileManager.default.createFile(atPath: scratch + "/err", contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/out"))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch + "/err"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["EARSHOT_VOICES"] = nil
-        environment["MAKEFLAGS"] = nil
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return RunResult(
-            status: process.terminationStatus,
-            output: try String(contentsOfFile: scratch + "/out", encoding: .utf8),
-            error: try String(contentsOfFile: scratch + "/err", encoding: .utf8))
+        try EarshotBinary.runProgram(
+            program, arguments, in: folder, environment: ["EARSHOT_VOICES": nil, "MAKEFLAGS": nil])
     }
 
     @Test func theInstalledBinaryChecksAScriptInAnotherFolderAndUninstallRemovesIt() throws {
