@@ -25,9 +25,12 @@ let package = Package(
             name: "EarshotSystem",
             dependencies: ["CEarshot", "EarshotCore", "EarshotScript", "EarshotAudio"]
         ),
+        // The reports: check text, JSON, SARIF, JUnit, the review page and the mix plan. No System: reports
+        // never touch espeak-ng or ALSA themselves.
+        .target(name: "EarshotReport", dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio"]),
         .target(
             name: "EarshotCLI",
-            dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem"]
+            dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem", "EarshotReport"]
         ),
         .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
         .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
@@ -39,7 +42,13 @@ let package = Package(
             dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript"]
         ),
         .testTarget(
-            name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem", "EarshotCore", "EarshotScript"]),
+            name: "EarshotReportTests",
+            dependencies: ["EarshotReport", "EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem"]
+        ),
+        .testTarget(
+            name: "EarshotCLITests",
+            dependencies: ["EarshotCLI", "EarshotReport", "EarshotSystem", "EarshotCore", "EarshotScript"]
+        ),
         .testTarget(
             name: "EarshotTestingTests",
             dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]

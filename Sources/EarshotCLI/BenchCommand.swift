@@ -1,5 +1,6 @@
 import EarshotAudio
 import EarshotCore
+import EarshotReport
 import EarshotScript
 import EarshotSystem
 import Foundation

@@ -1,5 +1,6 @@
 import EarshotAudio
 import EarshotCore
+import EarshotReport
 import EarshotScript
 import Foundation
 
@@ -76,21 +77,6 @@ public struct CheckOutputs: Sendable {
     /// - Throws: when a transcript file cannot be written.
     public func goldenVerdict(for run: ScenarioRun) throws -> GoldenTranscript.Verdict {
         try GoldenTranscript.verdict(script: run.document.path, transcript: run.timeline.transcript(), mode: golden)
-    }
-
-    /// The terminal lines for a golden verdict (nothing when the script has no transcript or it matched).
-    public static func text(_ verdict: GoldenTranscript.Verdict, style: TerminalStyle) -> String {
-        switch verdict {
-        case .none, .matched: return ""
-        case .written(let path, let replaced):
-            return "  transcript \(replaced ? "updated" : "recorded"): \(path)\n\n"
-        case .changed(let path, let diff):
-            let lines = diff.split(separator: "\n", omittingEmptySubsequences: false).map {
-                "    " + style.diffLine(String($0))
-            }
-            return "  \(style.fail("✘")) the timeline changed since \(path) was recorded "
-                + "(run with --update to accept):\n" + lines.joined(separator: "\n") + "\n"
-        }
     }
 
     /// Writes the outputs that follow the whole run: the JSON document on standard output and the SARIF file.

@@ -1,4 +1,5 @@
 import EarshotCore
+import EarshotReport
 import EarshotScript
 
 extension CompareCommand {

@@ -1,5 +1,6 @@
 import EarshotAudio
 import EarshotCore
+import EarshotReport
 import EarshotScript
 
 /// `earshot compare PATTERN | BEFORE AFTER -o OUT.wav`: the A/B file a designer plays in a meeting.
@@ -28,8 +29,8 @@ public struct CompareCommand: Command {
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
             ScenarioInputs.profileOption, ReaderOptions.reader, ReaderOptions.readers, VoiceOptions.voice,
-            VoiceOptions.voices, ReviewPage.htmlOption,
-            ReviewPage.linkAudioOption,
+            VoiceOptions.voices, ReviewPageOptions.html,
+            ReviewPageOptions.linkAudio,
         ],
         examples: [
             "compare announcement-spam -o out/announcement-spam.wav",

@@ -1,3 +1,4 @@
+import EarshotReport
 import EarshotScript
 import EarshotSystem
 import Foundation
@@ -12,7 +13,7 @@ import Foundation
 ///    command's signature and the command runs. See `ExitCode` for the statuses.
 public enum Earshot {
     /// The version `earshot --version` prints.
-    public static let version = "0.1.0"
+    public static let version = ToolVersion.current
 
     /// One line under the program name in the overview.
     public static let summary =

@@ -1,5 +1,6 @@
 import EarshotAudio
 import EarshotCore
+import EarshotReport
 import EarshotScript
 
 /// `earshot render SCRIPT -o OUT.wav`: hear one scenario: the timeline mixed to a WAV, with its WebVTT
@@ -27,8 +28,8 @@ public struct RenderCommand: Command {
         arguments: [ArgumentSpec("script", help: "The scenario script.")],
         options: [
             output, ScenarioInputs.profileOption, ReaderOptions.reader, VoiceOptions.voice, VoiceOptions.voices,
-            ReviewPage.htmlOption,
-            ReviewPage.linkAudioOption,
+            ReviewPageOptions.html,
+            ReviewPageOptions.linkAudio,
         ],
         examples: [
             "render Scripts/announcement-spam/before-search.earshot -o out/before-search.wav",

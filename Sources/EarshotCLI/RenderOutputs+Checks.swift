@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotReport
 import Foundation
 
 extension RenderOutputs {
@@ -13,9 +14,9 @@ extension RenderOutputs {
             throw UsageError("missing -o <file.wav>: where to write the audio")
         }
         let inputs = try ScenarioInputs.scriptPaths(arguments.arguments(scripts), context: context)
-        try checkOutputs(wav: outputPath, html: arguments.value(ReviewPage.htmlOption.long), inputs: inputs)
+        try checkOutputs(wav: outputPath, html: arguments.value(ReviewPageOptions.html.long), inputs: inputs)
         var rendered = try $defersPublishing.withValue(true) { try render(arguments, outputPath, context) }
-        let page = try ReviewPage.stageIfAsked(rendered, arguments: arguments)
+        let page = try ReviewPageOptions.stageIfAsked(rendered, arguments: arguments)
         try rendered.publish(with: page.map { [$0] } ?? [])
         context.print(RenderCommand.summary(rendered))
         if let page { context.print("Wrote \(page.path) (review page)") }

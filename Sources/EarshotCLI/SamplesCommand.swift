@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotReport
 import EarshotScript
 import Foundation
 

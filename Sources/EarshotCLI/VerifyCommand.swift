@@ -1,3 +1,5 @@
+import EarshotReport
+
 /// `earshot verify OUT.wav…`: checks that each rendered WAV and its companion files are one render.
 ///
 /// A render moves its files into place together; Ctrl-C and SIGTERM wait for the last rename. Only a process

@@ -7,14 +7,14 @@ import Testing
 @Suite("Review page: the before→after difference")
 struct ReviewPageDiffTests {
     /// The page of `before` beside `after`, without audio.
-    static func page(_ before: ScriptReport, _ after: ScriptReport) throws -> PageNode {
+    static func page(_ before: RunReport, _ after: RunReport) throws -> PageNode {
         try PageParser.parse(
             ReviewPage.html(runs: [
                 ReviewPage.Run(label: "Before", report: before), ReviewPage.Run(label: "After", report: after),
             ]))
     }
 
-    static func search() throws -> (before: ScriptReport, after: ScriptReport) {
+    static func search() throws -> (before: RunReport, after: RunReport) {
         (
             try ReviewFixtures.report("announcement-spam/before-search.earshot"),
             try ReviewFixtures.report("announcement-spam/after-search.earshot")
@@ -135,7 +135,7 @@ struct ReviewPageDiffTests {
 @Suite("Review page: shown text for its duration")
 struct ReviewPageToastTests {
     /// A run of a script that shows a toast for 3 s when Pay is activated at 2 s (the app answers 10 ms later).
-    static func toastRun() throws -> ScriptReport {
+    static func toastRun() throws -> RunReport {
         let source = """
             title    "A toast"
             profile  voiceover

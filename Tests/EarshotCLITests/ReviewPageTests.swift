@@ -17,18 +17,18 @@ enum ReviewFixtures {
         .deletingLastPathComponent()
 
     /// The report `earshot check` makes for a script under Scripts/.
-    static func report(_ relative: String) throws -> ScriptReport {
+    static func report(_ relative: String) throws -> RunReport {
         try report(absolute: root.appendingPathComponent("Scripts").appendingPathComponent(relative).path)
     }
 
     /// The report `earshot check` makes for the script at `path`.
-    static func report(absolute path: String) throws -> ScriptReport {
+    static func report(absolute path: String) throws -> RunReport {
         let document = try ScenarioParser.parse(source: try String(contentsOfFile: path, encoding: .utf8), path: path)
         let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: root.appendingPathComponent("Voices").path)
         let run = try ScenarioRunner.run(
             document, profile: try ScenarioRunner.profile(for: document), voice: .standard,
             speech: SpeechLibrary(synthesizer: synthesizer))
-        return ScriptReport(
+        return RunReport(
             run: run, checks: CheckEvaluator(run: run).evaluate(), findings: FindingRules.findings(in: run.timeline))
     }
 
@@ -121,7 +121,7 @@ final class PageParser: NSObject, XMLParserDelegate {
 @Suite("Review page structure")
 struct ReviewPageTests {
     /// The announcement-spam search comparison, as `earshot compare` would show it, with one shared WAV.
-    static func comparePage() throws -> (html: String, before: ScriptReport, after: ScriptReport, folder: String) {
+    static func comparePage() throws -> (html: String, before: RunReport, after: RunReport, folder: String) {
         let before = try ReviewFixtures.report("announcement-spam/before-search.earshot")
         let after = try ReviewFixtures.report("announcement-spam/after-search.earshot")
         let folder = try ReviewFixtures.folder()
@@ -255,7 +255,7 @@ struct ReviewPageTests {
         let folder = try ReviewFixtures.folder()
         let wav = folder + "/one.wav"
         try ReviewFixtures.wav("Before.", to: wav)
-        func page(_ report: ScriptReport) throws -> PageNode {
+        func page(_ report: RunReport) throws -> PageNode {
             try PageParser.parse(
                 ReviewPage.html(runs: [ReviewPage.Run(label: "Run", report: report, wavPath: wav, audioOffset: .zero)]))
         }

@@ -1,7 +1,6 @@
 import EarshotAudio
 import EarshotCore
 import EarshotScript
-import EarshotSystem
 import Foundation
 
 /// One piece of a rendered file, in order: a spoken label, a scenario run, or a pause.
@@ -45,14 +44,14 @@ public struct RenderedAudio {
     /// The WAV's fingerprint, written into every companion file (``RenderStamp``).
     public var fingerprint: AudioFingerprint
     /// The files not yet moved into place (empty once published): the WAV, the transcript, the timeline.
-    var staged: [StagedFile] = []
+    public var staged: [StagedFile] = []
 
     /// How long the file plays.
     public var duration: TimeSpan { TimeSpan.frames(frameCount, rate: sampleRate) }
 }
 
-/// Renders runs to a WAV with its WebVTT transcript and JSON Lines timeline: what `render`, `compare` and
-/// `samples` share.
+/// The mix plan: renders runs to a WAV with its WebVTT transcript and JSON Lines timeline, what `render`,
+/// `compare` and `samples` share.
 ///
 /// 1. The mix is planned: labels, runs and pauses laid end to end (``RenderItem``).
 /// 2. The WAV streams to a hidden temporary block by block (bounded memory), with a progress line on a
@@ -63,10 +62,6 @@ public struct RenderedAudio {
 ///    leaves none of them, Ctrl-C or SIGTERM waits for the last rename, and a set split by SIGKILL is reported
 ///    by `earshot verify`.
 public enum RenderOutputs {
-    /// True inside ``runCommand(_:scripts:context:render:)``: ``render(_:to:speech:context:progressTitle:)``
-    /// then leaves its files staged, for the review page to join them before they are published.
-    @TaskLocal static var defersPublishing = false
-
     /// The pause after a spoken label.
     public static let labelPause = TimeSpan.milliseconds(400)
 
@@ -77,30 +72,30 @@ public enum RenderOutputs {
         return base + "." + newExtension
     }
 
-    /// The voice media narration is spoken in: `narrator` from the Voices folder, else the default voice.
-    public static func narratorVoice(_ speech: ScenarioInputs.Speech) -> VoiceProfile {
-        if let library = speech.library, let narrator = try? library.profile(named: "narrator"),
-            (try? speech.synthesizer.validate(narrator)) != nil
-        {
-            return narrator
+    /// The voices a mix speaks in besides the runs' own.
+    public struct Voices {
+        /// The voice labels ("Before.") are spoken in.
+        public var label: VoiceProfile
+        /// The voice media narration is spoken in; asked for only when some run has media to narrate
+        /// (resolving it may switch the synthesizer's voice).
+        public var narrator: () -> VoiceProfile
+
+        /// Creates the voices.
+        public init(label: VoiceProfile, narrator: @escaping () -> VoiceProfile) {
+            self.label = label
+            self.narrator = narrator
         }
-        return labelVoice(speech)
     }
 
-    /// The voice labels are spoken in: `default` from the Voices folder, else the built-in standard voice.
-    public static func labelVoice(_ speech: ScenarioInputs.Speech) -> VoiceProfile {
-        (try? speech.library?.profile(named: VoiceProfile.standard.name)) ?? .standard
-    }
-
-    /// Mixes `items` into `wavPath` and writes the transcript and timeline beside it.
+    /// Mixes `items` into `wavPath` and stages the transcript and timeline beside it; nothing is in place until
+    /// ``RenderedAudio/publish(with:)``. `soundsDirectory` holds the app sounds; `progress` hears of each mixed
+    /// block (frames done, frames in all).
     ///
-    /// - Throws: `AudioFileError`, synthesis errors; no output is left behind then.
-    @discardableResult
-    public static func render(
-        _ items: [RenderItem], to wavPath: String, speech: ScenarioInputs.Speech, context: CommandContext,
-        progressTitle: String? = nil
+    /// - Throws: `OutputFileError`, synthesis errors; no output is left behind then.
+    public static func stage(
+        _ items: [RenderItem], to wavPath: String, speech library: SpeechLibrary, voices: Voices,
+        soundsDirectory: String?, progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws -> RenderedAudio {
-        let library = speech.speech
         let rate = library.sampleRate
         let mixer = TimelineMixer(rate: rate)
         // Resolving the narrator switches espeak-ng's voice: only done when some run has media to narrate.
@@ -108,11 +103,8 @@ public enum RenderOutputs {
             guard case .run(_, let run) = item else { return false }
             return run.timeline.events.contains { if case .media = $0.kind { return true } else { return false } }
         }
-        let narrator = hasMedia ? narratorVoice(speech) : labelVoice(speech)
-        let labelVoice = labelVoice(speech)
-        let soundsDirectory = ScenarioInputs.scriptsFolder().map {
-            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("Sounds").path
-        }
+        let narrator = hasMedia ? voices.narrator() : voices.label
+        let labelVoice = voices.label
         var cursor = 0
         var segments: [RenderSegment] = []
         var labels: [(text: String, offset: TimeSpan)] = []
@@ -142,12 +134,9 @@ public enum RenderOutputs {
         let vttPath = companion(of: wavPath, extension: "vtt")
         let jsonPath = companion(of: wavPath, extension: "jsonl")
         let writer = try WAVWriter(path: wavPath, sampleRate: rate)
-        let progress = RenderProgress(title: progressTitle ?? wavPath, rate: rate, context: context)
         do {
-            try mixer.render(to: writer, progress: progress.update)
-            progress.finish()
+            try mixer.render(to: writer, progress: progress)
         } catch {
-            progress.finish()
             writer.cancel()
             throw error
         }
@@ -159,12 +148,10 @@ public enum RenderOutputs {
             path: jsonPath,
             text: RenderStamp.timelineLine(for: fingerprint, sampleRate: rate)
                 + jsonLines(segments: segments, labels: labels))
-        var rendered = RenderedAudio(
+        return RenderedAudio(
             wavPath: wavPath, vttPath: vttPath, jsonLinesPath: jsonPath, segments: segments, labels: labels,
             transcript: transcript, sampleRate: rate, frameCount: writer.frameCount, fingerprint: fingerprint,
             staged: [wav, vtt, json])
-        if !defersPublishing { try rendered.publish() }
-        return rendered
     }
 
     /// One run: its timeline's JSON Lines as they are. Several: a `segment` line before each run's lines, giving
@@ -195,14 +182,14 @@ public enum RenderOutputs {
 
 extension RenderedAudio {
     /// Where the WAV's bytes are while it is staged (its hidden temporary), else its path.
-    var wavContentsPath: String {
+    public var wavContentsPath: String {
         staged.first { $0.path == wavPath }?.contentsPath ?? wavPath
     }
 
     /// Moves the staged files, and `more` (a review page), into place together; afterwards nothing is staged.
     ///
-    /// - Throws: `AudioFileError`; see ``StagedFile/commitTogether(_:)``.
-    mutating func publish(with more: [StagedFile] = []) throws {
+    /// - Throws: `OutputFileError`; see ``StagedFile/commitTogether(_:)``.
+    public mutating func publish(with more: [StagedFile] = []) throws {
         let files = staged + more
         staged = []
         try StagedFile.commitTogether(files)

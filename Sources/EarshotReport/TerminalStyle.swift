@@ -12,11 +12,6 @@ public struct TerminalStyle: Sendable, Equatable {
     /// Creates a style.
     public init(colored: Bool) { self.colored = colored }
 
-    /// The style for a command's standard output.
-    public init(context: CommandContext) {
-        self.init(isTerminal: context.outputIsTerminal, environment: context.environment)
-    }
-
     /// The style for an output that is or is not a terminal, given the environment.
     public init(isTerminal: Bool, environment: [String: String]) {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty {

@@ -11,7 +11,7 @@ extension CheckReport {
         .object([
             ("format", .string("earshot-check")),
             ("version", .integer(Self.jsonFormatVersion)),
-            ("tool", .object([("name", .string("earshot")), ("version", .string(Earshot.version))])),
+            ("tool", .object([("name", .string("earshot")), ("version", .string(ToolVersion.current))])),
             ("scripts", .array(scripts.map(Self.json))),
             (
                 "summary",

@@ -72,6 +72,12 @@ public enum RenderStamp {
         /// What is wrong with it, as a sentence end: `is missing`, `was written for other audio (…)`.
         public var problem: String
 
+        /// Creates a mismatch.
+        public init(path: String, problem: String) {
+            self.path = path
+            self.problem = problem
+        }
+
         public var description: String { "\(path) \(problem)" }
     }
 

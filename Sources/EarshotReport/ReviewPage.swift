@@ -21,14 +21,14 @@ public enum ReviewPage {
         /// What the page calls it: `Before`, `After`, or the script's name.
         public var label: String
         /// The run, its checks and findings.
-        public var report: ScriptReport
+        public var report: RunReport
         /// The WAV holding this run's audio, if one was rendered.
         public var wavPath: String?
         /// Where the run's time zero falls in that WAV (a comparison puts "Before." ahead of the run).
         public var audioOffset: TimeSpan
 
         /// Creates a run to show.
-        public init(label: String, report: ScriptReport, wavPath: String? = nil, audioOffset: TimeSpan = .zero) {
+        public init(label: String, report: RunReport, wavPath: String? = nil, audioOffset: TimeSpan = .zero) {
             self.label = label
             self.report = report
             self.wavPath = wavPath
@@ -58,7 +58,7 @@ public enum ReviewPage {
     }
 
     /// The page for runs given as `(label, report, wavPath)`, each run's audio starting at its WAV's start.
-    public static func html(runs: [(label: String, report: ScriptReport, wavPath: String?)]) -> String {
+    public static func html(runs: [(label: String, report: RunReport, wavPath: String?)]) -> String {
         html(runs: runs.map { Run(label: $0.label, report: $0.report, wavPath: $0.wavPath) })
     }
 

@@ -114,7 +114,7 @@ extension CheckReport {
                                     "driver",
                                     .object([
                                         ("name", .string("earshot")),
-                                        ("version", .string(Earshot.version)),
+                                        ("version", .string(ToolVersion.current)),
                                         ("rules", .array(descriptors)),
                                     ])
                                 )

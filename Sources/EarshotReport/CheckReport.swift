@@ -7,7 +7,7 @@ public struct CheckReport: Sendable {
     /// One script's run, verdicts, findings, and what its golden transcript says.
     public struct Script: Sendable {
         /// The run with its checks and findings.
-        public var report: ScriptReport
+        public var report: RunReport
         /// Where each finding points in the script, in the order of `report.findings`.
         public var findingLocations: [SourceLocation]
         /// The timeline in numbers.
@@ -62,7 +62,7 @@ public struct CheckReport: Sendable {
     public var scripts: [Script]
 
     /// Builds the report for runs already judged.
-    public init(_ reports: [ScriptReport], golden: [GoldenTranscript.Verdict]? = nil) {
+    public init(_ reports: [RunReport], golden: [GoldenTranscript.Verdict]? = nil) {
         scripts = reports.enumerated().map { index, report in
             Script(
                 report: report,
