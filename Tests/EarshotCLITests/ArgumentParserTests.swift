@@ -2,6 +2,7 @@ import EarshotCore
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 @Suite("Argument parser")
 struct ArgumentParserTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 /// `check --format json` against docs/check-report.schema.json, and `--sarif` against the official SARIF 2.1.0
 /// schema, both with a real validator; each schema also rejects a broken document, so the tests can fail.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 /// A command whose behaviour the dispatcher tests choose.
 struct ScriptedCommand: Command {

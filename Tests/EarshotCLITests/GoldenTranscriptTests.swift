@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 /// Golden transcripts as a designer uses them: record, change the script, see the diff, accept it.
 @Suite struct GoldenTranscriptTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 /// `earshot help TOPIC` prints the project's pages.
 @Suite struct HelpTopicTests {

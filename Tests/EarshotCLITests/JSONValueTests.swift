@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 /// The one JSON writer, and where a finding points in its script.
 @Suite struct JSONValueTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 @Suite("Review page: the before→after difference")
 struct ReviewPageDiffTests {

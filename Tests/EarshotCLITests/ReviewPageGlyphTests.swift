@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 @Suite("Review page glyphs")
 struct ReviewPageGlyphTests {

@@ -10,6 +10,7 @@ import Testing
 #endif
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 /// Real runs of the pattern scripts (real espeak-ng durations) and WAVs of real speech, for the page tests.
 enum ReviewFixtures {

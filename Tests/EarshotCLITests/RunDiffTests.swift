@@ -2,6 +2,7 @@ import EarshotCore
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
 
 @Suite("Before→after diff of utterances")
 struct RunDiffTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import EarshotCLI
+@testable import EarshotReport
+@testable import EarshotSystem
 
 /// `--watch`: saves seen by inotify however the editor saves, and check re-running on a save.
 @Suite struct WatchTests {

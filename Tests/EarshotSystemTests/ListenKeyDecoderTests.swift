@@ -1,4 +1,4 @@
-import EarshotCLI
+import EarshotSystem
 import Testing
 
 /// Raw terminal bytes to the keys `earshot listen --interactive` acts on.
