@@ -36,25 +36,25 @@ extension AtomicFile {
 
     /// What `path` names now, following symbolic links.
     ///
-    /// - Throws: `AudioFileError` naming `path` for anything that is not to be written.
+    /// - Throws: `OutputFileError` naming `path` for anything that is not to be written.
     static func destination(of path: String, special: SpecialFiles) throws -> Destination {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             let code = errno
             if code == ENOENT { return .absent(path: path) }
-            throw AudioFileError.system(.create, path: path, code: code)
+            throw OutputFileError.system(.create, path: path, code: code)
         }
         var target = path
         if info.st_mode & typeMask == 0o120_000 {
             guard let resolved = realpath(path, nil) else {
-                throw AudioFileError(
+                throw OutputFileError(
                     .create, path: path,
                     reason: "it is a symbolic link to \(linkText(path)), which does not exist; "
                         + "give the file itself or create it first")
             }
             target = String(cString: resolved)
             free(resolved)
-            guard stat(target, &info) == 0 else { throw AudioFileError.system(.create, path: path, code: errno) }
+            guard stat(target, &info) == 0 else { throw OutputFileError.system(.create, path: path, code: errno) }
         }
         let kind = info.st_mode & typeMask
         switch kind {
@@ -62,16 +62,16 @@ extension AtomicFile {
             return .regular(path: target)
         case 0o020_000, 0o010_000:
             guard special == .writeThrough else {
-                throw AudioFileError(
+                throw OutputFileError(
                     .create, path: path,
                     reason: "it is a \(kindName(kind)), not a regular file; this output is written only to a "
                         + "regular file, so give another path")
             }
             return .stream(path: target)
         case 0o040_000:
-            throw AudioFileError(.create, path: path, reason: "it is a folder; give a file path inside it")
+            throw OutputFileError(.create, path: path, reason: "it is a folder; give a file path inside it")
         default:
-            throw AudioFileError(
+            throw OutputFileError(
                 .create, path: path,
                 reason: "it is a \(kindName(kind)), not a regular file; give another path")
         }
@@ -106,12 +106,12 @@ extension AtomicFile {
         repeat {
             descriptor = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw AudioFileError.system(.create, path: path, code: errno) }
+        guard descriptor >= 0 else { throw OutputFileError.system(.create, path: path, code: errno) }
         var info = stat()
         let kind = fstat(descriptor, &info) == 0 ? info.st_mode & typeMask : 0
         guard kind == 0o020_000 || kind == 0o010_000 else {
             _ = close(descriptor)
-            throw AudioFileError(.create, path: path, reason: "it changed into a \(kindName(kind)) while opening")
+            throw OutputFileError(.create, path: path, reason: "it changed into a \(kindName(kind)) while opening")
         }
         return descriptor
     }
@@ -121,7 +121,7 @@ extension AtomicFile {
     /// Checks, before any work, that `path` may be written as an output: missing, a regular file, a symbolic
     /// link to one, or (when `special` allows) a character device or FIFO.
     ///
-    /// - Throws: `AudioFileError` naming `path` and what it is.
+    /// - Throws: `OutputFileError` naming `path` and what it is.
     public static func checkDestination(_ path: String, special: SpecialFiles = .refuse) throws {
         _ = try destination(of: path, special: special)
     }

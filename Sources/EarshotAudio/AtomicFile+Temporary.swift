@@ -105,7 +105,7 @@ extension AtomicFile {
                 }
             }
             guard let path, made >= 0 else {
-                throw AudioFileError.system(.create, path: destination, code: failure)
+                throw OutputFileError.system(.create, path: destination, code: failure)
             }
             descriptor = made
             temporaryPath = path
@@ -128,7 +128,7 @@ extension AtomicFile {
                     // Zero bytes for a non-empty write cannot progress; report it as an I/O error.
                     let code = result < 0 ? Int32(-result) : EIO
                     discard()
-                    throw AudioFileError.system(.write, path: destination, code: code)
+                    throw OutputFileError.system(.write, path: destination, code: code)
                 }
                 offset += result
             }
@@ -140,7 +140,7 @@ extension AtomicFile {
             guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
                 let code = errno
                 discard()
-                throw AudioFileError.system(.write, path: destination, code: code)
+                throw OutputFileError.system(.write, path: destination, code: code)
             }
         }
 
@@ -160,7 +160,7 @@ extension AtomicFile {
                 let synced = io.fsync(descriptor)
                 if synced != 0 {
                     discard()
-                    throw AudioFileError.system(.write, path: destination, code: -synced)
+                    throw OutputFileError.system(.write, path: destination, code: -synced)
                 }
             }
             let closed = close(descriptor)
@@ -168,7 +168,7 @@ extension AtomicFile {
             descriptor = -1
             if closed != 0 {
                 discard()
-                throw AudioFileError.system(.write, path: destination, code: closeError)
+                throw OutputFileError.system(.write, path: destination, code: closeError)
             }
             isFinished = true
         }
@@ -183,7 +183,7 @@ extension AtomicFile {
             let renamed = io.rename(temporaryPath, target)
             if renamed != 0 {
                 discard()
-                throw AudioFileError.system(.rename, path: destination, code: -renamed)
+                throw OutputFileError.system(.rename, path: destination, code: -renamed)
             }
             isCommitted = true
             PendingTemporaries.remove(temporaryPath)
@@ -206,8 +206,8 @@ extension AtomicFile {
             isFinished = true
         }
 
-        private func closedError() -> AudioFileError {
-            AudioFileError(.write, path: destination, reason: "the file was already finished or abandoned")
+        private func closedError() -> OutputFileError {
+            OutputFileError(.write, path: destination, reason: "the file was already finished or abandoned")
         }
 
         /// The folder (`.` when none) and the last path component.

@@ -6,7 +6,7 @@ import Foundation
 /// `WAVWriter`, which shares the same machinery: the bytes go to a hidden temporary file in the
 /// destination's folder, are flushed with `fsync`, and the temporary is renamed over the destination.
 /// On any failure (disk full, I/O error, unwritable folder) the temporary is removed and an
-/// `AudioFileError` names the destination and the operating system's reason. New files get mode
+/// `OutputFileError` names the destination and the operating system's reason. New files get mode
 /// `0666 & ~umask`.
 ///
 /// An existing destination is never replaced by something else: a symbolic link keeps pointing where it
@@ -16,14 +16,14 @@ import Foundation
 public enum AtomicFile {
     /// Writes `data` to `path` atomically.
     ///
-    /// - Throws: `AudioFileError`, for example `cannot write out/report.html: No space left on device`.
+    /// - Throws: `OutputFileError`, for example `cannot write out/report.html: No space left on device`.
     public static func write(_ data: Data, to path: String) throws {
         try write(data, to: path, io: .posix)
     }
 
     /// Writes `text` as UTF-8 to `path` atomically.
     ///
-    /// - Throws: `AudioFileError`.
+    /// - Throws: `OutputFileError`.
     public static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path, io: .posix)
     }

@@ -4,20 +4,13 @@
     import Darwin
 #endif
 
-/// Why reading or writing an audio or text output file failed, naming the file and the reason.
+/// Why reading a WAV file failed, naming the file and the reason. (Writing fails with ``OutputFileError``.)
 ///
-/// `description` is the sentence printed to the user, for example
-/// `cannot write /x/y.wav: No space left on device` or
-/// `x.wav: 24-bit PCM is not supported; convert to 16-bit PCM WAV (e.g. sox in.wav -b 16 out.wav)`.
+/// `description` is the sentence printed to the user, for example `cannot read /x/y.wav: No such file or
+/// directory` or `x.wav: 24-bit PCM is not supported; convert to 16-bit PCM WAV (e.g. sox in.wav -b 16 out.wav)`.
 public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done when the failure happened.
     public enum Operation: String, Hashable, Sendable {
-        /// Creating the temporary file next to the destination.
-        case create
-        /// Writing bytes (also flushing them to disk with `fsync`).
-        case write
-        /// Moving the finished temporary file onto the destination.
-        case rename
         /// Opening or reading an existing file.
         case read
         /// The file was read but its contents are not a supported WAV file.
@@ -26,7 +19,7 @@ public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// What was being done.
     public var operation: Operation
-    /// The file the user named (the destination, not the hidden temporary).
+    /// The file read.
     public var path: String
     /// The reason: `strerror` text for operating-system failures, a sentence for format problems.
     public var reason: String
@@ -53,9 +46,6 @@ public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch operation {
-        case .create: "cannot create \(path): \(reason)"
-        case .write: "cannot write \(path): \(reason)"
-        case .rename: "cannot move the finished file into place at \(path): \(reason)"
         case .read: "cannot read \(path): \(reason)"
         case .format: "\(path): \(reason)"
         }

@@ -15,7 +15,7 @@ public final class StagedFile {
 
     /// Writes `text` as UTF-8 to a temporary for `path`.
     ///
-    /// - Throws: `AudioFileError` (unwritable folder, disk full, a path that is not a regular file); nothing is
+    /// - Throws: `OutputFileError` (unwritable folder, disk full, a path that is not a regular file); nothing is
     ///   left behind then.
     public init(path: String, text: String) throws {
         self.path = path
@@ -39,7 +39,7 @@ public final class StagedFile {
     /// Moves the file into place. Pass `syncingFolder: false` for all but the last of several files committed
     /// into one folder: the last commit's folder sync makes every rename durable.
     ///
-    /// - Throws: `AudioFileError`; the destination is then untouched.
+    /// - Throws: `OutputFileError`; the destination is then untouched.
     public func commit(syncingFolder: Bool = true) throws {
         guard !isDone else { return }
         isDone = true
@@ -65,7 +65,7 @@ public final class StagedFile {
     /// `earshot verify` reports. A rename failing after earlier ones succeeded (rare: the paths were checked
     /// before any work) leaves those earlier files in place; the error names the one that failed.
     ///
-    /// - Throws: `AudioFileError` naming the file that failed.
+    /// - Throws: `OutputFileError` naming the file that failed.
     public static func commitTogether(_ files: [StagedFile]) throws {
         let pending = files.filter { !$0.isDone }
         do {

@@ -30,13 +30,13 @@ public final class WAVWriter {
 
     private let file: AtomicFile.Temporary
     private var buffer: [UInt8] = []
-    private var failure: AudioFileError?
+    private var failure: OutputFileError?
     private var isDone = false
     private static let chunkSize = 64 * 1024
 
     /// Starts a WAV file for `path` at `sampleRate` frames per second.
     ///
-    /// - Throws: `AudioFileError` when the temporary cannot be created (missing or unwritable folder).
+    /// - Throws: `OutputFileError` when the temporary cannot be created (missing or unwritable folder).
     public convenience init(path: String, sampleRate: Int) throws {
         try self.init(path: path, sampleRate: sampleRate, io: .posix)
     }
@@ -44,7 +44,7 @@ public final class WAVWriter {
     /// Starts a WAV file with injectable system calls (the test seam).
     init(path: String, sampleRate: Int, io: AtomicFile.IO) throws {
         guard sampleRate > 0, sampleRate <= 384_000 else {
-            throw AudioFileError(.create, path: path, reason: "unsupported sample rate \(sampleRate) Hz")
+            throw OutputFileError(.create, path: path, reason: "unsupported sample rate \(sampleRate) Hz")
         }
         self.path = path
         self.sampleRate = sampleRate
@@ -57,12 +57,12 @@ public final class WAVWriter {
 
     /// Appends mono frames.
     ///
-    /// - Throws: `AudioFileError` on a write failure (after which the temporary is already removed and
+    /// - Throws: `OutputFileError` on a write failure (after which the temporary is already removed and
     ///   every later call throws the same error), or when the file would exceed the WAV size limit.
     public func append(_ samples: some Collection<Int16>) throws {
         try checkUsable()
         guard frameCount + samples.count <= Self.maximumFrameCount else {
-            fail(AudioFileError(.write, path: path, reason: "audio too long for a WAV file (4 GiB limit)"))
+            fail(OutputFileError(.write, path: path, reason: "audio too long for a WAV file (4 GiB limit)"))
             try checkUsable()
             return
         }
@@ -89,7 +89,7 @@ public final class WAVWriter {
 
     /// Completes the header, flushes to disk and moves the file into place.
     ///
-    /// - Throws: `AudioFileError`; the destination is then untouched and no temporary remains.
+    /// - Throws: `OutputFileError`; the destination is then untouched and no temporary remains.
     public func finish(syncingFolder: Bool = true) throws {
         try checkUsable()
         try flush()
@@ -100,7 +100,7 @@ public final class WAVWriter {
             }
             try file.commit(syncingFolder: syncingFolder)
             isDone = true
-        } catch let error as AudioFileError {
+        } catch let error as OutputFileError {
             fail(error)
             throw error
         }
@@ -109,7 +109,7 @@ public final class WAVWriter {
     /// Completes the header and hands the finished file over, to be moved into place with other files
     /// (``StagedFile/commitTogether(_:)``). The writer is done afterwards.
     ///
-    /// - Throws: `AudioFileError`; no temporary remains then.
+    /// - Throws: `OutputFileError`; no temporary remains then.
     public func stage() throws -> StagedFile {
         try checkUsable()
         try flush()
@@ -118,7 +118,7 @@ public final class WAVWriter {
             try Self.header(sampleRate: sampleRate, frameCount: frameCount).withUnsafeBytes { bytes in
                 try file.write(bytes)
             }
-        } catch let error as AudioFileError {
+        } catch let error as OutputFileError {
             fail(error)
             throw error
         }
@@ -162,13 +162,13 @@ public final class WAVWriter {
         do {
             try buffer.withUnsafeBytes { bytes in try file.write(bytes) }
             buffer.removeAll(keepingCapacity: true)
-        } catch let error as AudioFileError {
+        } catch let error as OutputFileError {
             fail(error)
             throw error
         }
     }
 
-    private func fail(_ error: AudioFileError) {
+    private func fail(_ error: OutputFileError) {
         failure = error
         isDone = true
         file.discard()
@@ -177,7 +177,7 @@ public final class WAVWriter {
     private func checkUsable() throws {
         if let failure { throw failure }
         if isDone {
-            throw AudioFileError(.write, path: path, reason: "the file was already finished or cancelled")
+            throw OutputFileError(.write, path: path, reason: "the file was already finished or cancelled")
         }
     }
 }

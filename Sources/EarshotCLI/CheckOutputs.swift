@@ -81,7 +81,7 @@ public struct CheckOutputs: Sendable {
 
     /// Writes the outputs that follow the whole run: the JSON document on standard output and the SARIF file.
     ///
-    /// - Throws: `AudioFileError` when the SARIF file cannot be written (no partial file is left).
+    /// - Throws: `OutputFileError` when the SARIF file cannot be written (no partial file is left).
     public func finish(_ report: CheckReport, context: CommandContext) throws {
         if let sarifPath {
             try AtomicFile.write(report.sarif().rendered(), to: sarifPath)

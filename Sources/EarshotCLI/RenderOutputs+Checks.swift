@@ -62,7 +62,7 @@ extension RenderOutputs {
             }
             do {
                 try AtomicFile.checkDestination(path)
-            } catch let error as AudioFileError {
+            } catch let error as OutputFileError {
                 throw UsageError("\(role) \(path): \(error.reason)")
             }
         }

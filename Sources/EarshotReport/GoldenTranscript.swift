@@ -57,7 +57,7 @@ public enum GoldenTranscript {
 
     /// Compares (and in `record`/`update` mode writes) one script's transcript.
     ///
-    /// - Throws: `AudioFileError` when a transcript cannot be written (the old file, if any, is left whole).
+    /// - Throws: `OutputFileError` when a transcript cannot be written (the old file, if any, is left whole).
     public static func verdict(script: String, transcript: String, mode: Mode) throws -> Verdict {
         let file = path(forScript: script)
         guard let recorded = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -86,7 +86,7 @@ public enum ReviewPage {
 
     /// Writes the page for `runs` to `path` atomically; referenced WAVs are relative to the page's folder.
     ///
-    /// - Throws: `AudioFileError` when the page cannot be written.
+    /// - Throws: `OutputFileError` when the page cannot be written.
     public static func write(runs: [Run], to path: String, options: Options = Options()) throws {
         var options = options
         if options.pageDirectory == nil {

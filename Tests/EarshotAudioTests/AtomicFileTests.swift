@@ -33,7 +33,7 @@ struct AtomicFileTests {
         let io = AtomicFile.IO(
             write: { _, _ in -Int(code) }, fsync: AtomicFile.IO.posix.fsync,
             rename: AtomicFile.IO.posix.rename)
-        let error = #expect(throws: AudioFileError.self) {
+        let error = #expect(throws: OutputFileError.self) {
             try AtomicFile.write(Data("<html>".utf8), to: path, io: io)
         }
         #expect(error?.description == "cannot write \(path): \(String(cString: strerror(code)))")
@@ -44,13 +44,13 @@ struct AtomicFileTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let path = folder.file("no/such/folder/out.txt")
-        let error = #expect(throws: AudioFileError.self) { try AtomicFile.write("x", to: path) }
+        let error = #expect(throws: OutputFileError.self) { try AtomicFile.write("x", to: path) }
         #expect(error?.description == "cannot create \(path): No such file or directory")
     }
 
     @Test func aFolderInsideProcCannotHoldOutputs() throws {
         let path = "/proc/earshot-out.txt"
-        let error = #expect(throws: AudioFileError.self) { try AtomicFile.write("x", to: path) }
+        let error = #expect(throws: OutputFileError.self) { try AtomicFile.write("x", to: path) }
         #expect(error?.operation == .create)
         #expect(FileManager.default.fileExists(atPath: path) == false)
     }

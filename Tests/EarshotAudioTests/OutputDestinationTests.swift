@@ -54,7 +54,7 @@ struct OutputDestinationTests {
         defer { folder.remove() }
         let full = folder.file("full")
         try Self.makeFullDevice(full)
-        let error = #expect(throws: AudioFileError.self) { try AtomicFile.write("x", to: full) }
+        let error = #expect(throws: OutputFileError.self) { try AtomicFile.write("x", to: full) }
         #expect(error?.description == "cannot write \(full): No space left on device")
         #expect(Self.fileType(full) == Self.characterDevice)
         #expect(folder.contents == ["full"])
@@ -90,9 +90,9 @@ struct OutputDestinationTests {
         }
         let before = Self.fileType(path)
         let expected = ["device": "character device", "fifo": "FIFO (named pipe)", "folder": "folder"][kind] ?? ""
-        let wavError = #expect(throws: AudioFileError.self) { _ = try WAVWriter(path: path, sampleRate: 22_050) }
+        let wavError = #expect(throws: OutputFileError.self) { _ = try WAVWriter(path: path, sampleRate: 22_050) }
         #expect(wavError?.description.hasPrefix("cannot create \(path): it is a \(expected)") == true)
-        let stagedError = #expect(throws: AudioFileError.self) { _ = try StagedFile(path: path, text: "x") }
+        let stagedError = #expect(throws: OutputFileError.self) { _ = try StagedFile(path: path, text: "x") }
         #expect(stagedError?.description.hasPrefix("cannot create \(path): it is a \(expected)") == true)
         #expect(Self.fileType(path) == before)
         #expect(folder.contents == ["out.wav"])
@@ -132,7 +132,7 @@ struct OutputDestinationTests {
         defer { folder.remove() }
         let link = folder.file("out.html")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "gone/out.html")
-        let error = #expect(throws: AudioFileError.self) { try AtomicFile.write("x", to: link) }
+        let error = #expect(throws: OutputFileError.self) { try AtomicFile.write("x", to: link) }
         #expect(
             error?.description
                 == "cannot create \(link): it is a symbolic link to gone/out.html, which does not exist; "
@@ -154,7 +154,7 @@ struct OutputDestinationTests {
         let kept = try StagedFile(path: folder.file("a.vtt"), text: "new a")
         let lost = try StagedFile(path: folder.file("sub/a.jsonl"), text: "new b")
         try FileManager.default.removeItem(atPath: folder.file("sub"))
-        #expect(throws: AudioFileError.self) { try StagedFile.commitTogether([lost, kept]) }
+        #expect(throws: OutputFileError.self) { try StagedFile.commitTogether([lost, kept]) }
         #expect(try String(contentsOfFile: folder.file("a.vtt"), encoding: .utf8) == "a")
         #expect(folder.contents == ["a.jsonl", "a.vtt"])
     }

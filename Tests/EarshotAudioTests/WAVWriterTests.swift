@@ -81,13 +81,13 @@ struct WAVWriterTests {
         let writer = try WAVWriter(path: path, sampleRate: 22_050, io: io)
         #expect(folder.contents.count == 1, "the hidden temporary exists while writing")
         #expect(folder.contents.first?.hasPrefix(".full.wav.") == true)
-        let error = #expect(throws: AudioFileError.self) {
+        let error = #expect(throws: OutputFileError.self) {
             try writer.append([Int16](repeating: 5, count: 100_000))
         }
         #expect(error?.description == "cannot write \(path): No space left on device")
         #expect(error?.errno == ENOSPC)
         #expect(folder.contents.isEmpty)
-        #expect(throws: AudioFileError.self) { try writer.finish() }
+        #expect(throws: OutputFileError.self) { try writer.finish() }
         #expect(folder.contents.isEmpty)
     }
 
@@ -103,7 +103,7 @@ struct WAVWriterTests {
             fsync: AtomicFile.IO.posix.fsync, rename: AtomicFile.IO.posix.rename)
         let writer = try WAVWriter(path: path, sampleRate: 22_050, io: io)
         try writer.append([1, 2, 3])
-        let error = #expect(throws: AudioFileError.self) { try writer.finish() }
+        let error = #expect(throws: OutputFileError.self) { try writer.finish() }
         #expect(error?.errno == ENOSPC)
         #expect(folder.contents.isEmpty)
     }
@@ -137,7 +137,7 @@ struct WAVWriterTests {
             write: AtomicFile.IO.posix.write, fsync: { _ in -EIO }, rename: AtomicFile.IO.posix.rename)
         let writer = try WAVWriter(path: path, sampleRate: 22_050, io: io)
         try writer.append([1, 2, 3])
-        let error = #expect(throws: AudioFileError.self) { try writer.finish() }
+        let error = #expect(throws: OutputFileError.self) { try writer.finish() }
         #expect(error?.description == "cannot write \(path): Input/output error")
         #expect(folder.contents == ["old.wav"])
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "previous contents")
@@ -148,7 +148,7 @@ struct WAVWriterTests {
         defer { folder.remove() }
         try AtomicFile.write("not a folder", to: folder.file("plain"))
         let path = folder.file("plain/out.wav")
-        let error = #expect(throws: AudioFileError.self) { _ = try WAVWriter(path: path, sampleRate: 22_050) }
+        let error = #expect(throws: OutputFileError.self) { _ = try WAVWriter(path: path, sampleRate: 22_050) }
         #expect(error?.description == "cannot create \(path): Not a directory")
         #expect(folder.contents == ["plain"])
     }
@@ -162,7 +162,7 @@ struct WAVWriterTests {
             write: AtomicFile.IO.posix.write, fsync: AtomicFile.IO.posix.fsync, rename: { _, _ in -EXDEV })
         let writer = try WAVWriter(path: path, sampleRate: 22_050, io: io)
         try writer.append([Int16](repeating: 9, count: 1000))
-        let error = #expect(throws: AudioFileError.self) { try writer.finish() }
+        let error = #expect(throws: OutputFileError.self) { try writer.finish() }
         #expect(error?.operation == .rename)
         #expect(error?.description.hasSuffix(": Invalid cross-device link") == true)
         #expect(folder.contents == ["taken.wav"])
@@ -177,7 +177,7 @@ struct WAVWriterTests {
         #expect(folder.contents.count == 1)
         cancelled.cancel()
         #expect(folder.contents.isEmpty)
-        #expect(throws: AudioFileError.self) { try cancelled.append([4]) }
+        #expect(throws: OutputFileError.self) { try cancelled.append([4]) }
 
         do {
             let abandoned = try WAVWriter(path: folder.file("b.wav"), sampleRate: 22_050)
