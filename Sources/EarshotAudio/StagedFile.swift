@@ -17,9 +17,14 @@ public final class StagedFile {
     ///
     /// - Throws: `OutputFileError` (unwritable folder, disk full, a path that is not a regular file); nothing is
     ///   left behind then.
-    public init(path: String, text: String) throws {
+    public convenience init(path: String, text: String) throws {
+        try self.init(path: path, text: text, io: .posix)
+    }
+
+    /// Writes with injectable system calls (the test seam).
+    init(path: String, text: String, io: AtomicFile.IO) throws {
         self.path = path
-        file = try AtomicFile.Temporary(destination: path)
+        file = try AtomicFile.Temporary(destination: path, io: io)
         let bytes = Array(text.utf8)
         try bytes.withUnsafeBytes { try file.write($0) }
     }
@@ -55,8 +60,9 @@ public final class StagedFile {
 
     /// Moves `files` into place together.
     ///
-    /// 1. Every file is flushed to disk and closed; a failure here (disk full) removes them all and leaves every
-    ///    destination untouched.
+    /// 1. Every file is closed, then the set is flushed to disk as one: a single `syncfs` per folder (on Linux;
+    ///    where the C library has no `syncfs`, each file is flushed as it closes), not one flush per file. A failure here (disk full,
+    ///    an I/O error) removes them all and leaves every destination untouched.
     /// 2. The renames run one after another inside ``PendingTemporaries/publishing(_:)``: Ctrl-C or SIGTERM
     ///    waits for the last one, so an interrupted command leaves the complete old set or the complete new one.
     /// 3. Each folder involved is synced once, making the renames durable.
@@ -69,7 +75,19 @@ public final class StagedFile {
     public static func commitTogether(_ files: [StagedFile]) throws {
         let pending = files.filter { !$0.isDone }
         do {
-            for file in pending { try file.file.finishWriting() }
+            if AtomicFile.IO.syncfs != nil {
+                for file in pending { try file.file.finishWriting(flushing: false) }
+                // One flush per folder (in practice one: a render's files sit side by side).
+                var flushed: [String] = []
+                for file in pending where !file.file.isWritingThrough {
+                    let folder = AtomicFile.Temporary.split(file.file.target).folder
+                    guard !flushed.contains(folder) else { continue }
+                    flushed.append(folder)
+                    try file.file.flushFileSystem()
+                }
+            } else {
+                for file in pending { try file.file.finishWriting() }
+            }
         } catch {
             for file in pending { file.discard() }
             throw error
