@@ -123,73 +123,7 @@ extension Timeline {
     }
 }
 
-/// A JSON value of the few shapes the timeline writes.
-enum JSONValue: ExpressibleByStringLiteral {
-    case string(String)
-    case int(Int64)
-    case bool(Bool)
-    case strings([String])
-    case null
-
-    init(stringLiteral value: String) { self = .string(value) }
-
-    func write(to output: inout String) {
-        switch self {
-        case .string(let text): Self.writeString(text, to: &output)
-        case .int(let number): output.append(String(number))
-        case .bool(let flag): output.append(flag ? "true" : "false")
-        case .null: output.append("null")
-        case .strings(let texts):
-            output.append("[")
-            for (index, text) in texts.enumerated() {
-                if index > 0 { output.append(",") }
-                Self.writeString(text, to: &output)
-            }
-            output.append("]")
-        }
-    }
-
-    /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped; everything else,
-    /// `/` and non-ASCII included, written as is.
-    static func writeString(_ text: String, to output: inout String) {
-        output.append("\"")
-        // Runs that need no escaping are appended whole; only the ASCII characters JSON escapes are written one by
-        // one. Every run boundary is a Unicode scalar boundary (next to an ASCII byte), not always a Character one
-        // (a combining mark may follow a quote), so runs are cut from the scalar view.
-        let bytes = text.utf8
-        func appendRun(_ range: Range<String.Index>) {
-            output.append(contentsOf: Substring(text.unicodeScalars[range]))
-        }
-        var runStart = bytes.startIndex
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                bytes.formIndex(after: &index)
-                continue
-            }
-            appendRun(runStart..<index)
-            switch byte {
-            case UInt8(ascii: "\""): output.append("\\\"")
-            case UInt8(ascii: "\\"): output.append("\\\\")
-            case UInt8(ascii: "\n"): output.append("\\n")
-            case UInt8(ascii: "\r"): output.append("\\r")
-            case UInt8(ascii: "\t"): output.append("\\t")
-            case 0x08: output.append("\\b")
-            case 0x0C: output.append("\\f")
-            default:
-                let hex = String(byte, radix: 16)
-                output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            }
-            bytes.formIndex(after: &index)
-            runStart = index
-        }
-        appendRun(runStart..<index)
-        output.append("\"")
-    }
-}
-
-/// A JSON object whose keys are written in sorted order.
+/// A JSON object whose keys are written in sorted order (built like a dictionary, written by ``JSONValue``).
 struct JSONObject: ExpressibleByDictionaryLiteral {
     var fields: [String: JSONValue]
 
@@ -202,14 +136,8 @@ struct JSONObject: ExpressibleByDictionaryLiteral {
         set { fields[key] = newValue }
     }
 
-    func write(to output: inout String) {
-        output.append("{")
-        for (index, key) in fields.keys.sorted().enumerated() {
-            if index > 0 { output.append(",") }
-            JSONValue.writeString(key, to: &output)
-            output.append(":")
-            fields[key]?.write(to: &output)
-        }
-        output.append("}")
-    }
+    /// The object, its members sorted by key.
+    var value: JSONValue { .object(fields.keys.sorted().compactMap { key in fields[key].map { (key, $0) } }) }
+
+    func write(to output: inout String) { value.write(compactInto: &output) }
 }

@@ -160,16 +160,12 @@ public enum RenderOutputs {
         if segments.count == 1, labels.isEmpty { return segments[0].run.timeline.jsonLines() }
         var text = ""
         for segment in segments {
-            let header: [String: Any] = [
-                "type": "segment", "name": segment.name, "script": segment.run.document.path,
-                "offset_ms": segment.offset.milliseconds, "profile": segment.run.profile.label,
-                "voice": segment.run.voice.name,
-            ]
-            if let data = try? JSONSerialization.data(
-                withJSONObject: header, options: [.sortedKeys, .withoutEscapingSlashes])
-            {
-                text += String(decoding: data, as: UTF8.self) + "\n"
-            }
+            let header: JSONValue = .object([
+                ("name", .string(segment.name)), ("offset_ms", .int(segment.offset.milliseconds)),
+                ("profile", .string(segment.run.profile.label)), ("script", .string(segment.run.document.path)),
+                ("type", "segment"), ("voice", .string(segment.run.voice.name)),
+            ])
+            text += header.compact() + "\n"
             text += segment.run.timeline.jsonLines()
         }
         return text

@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotCore
 import Foundation
 
 /// The WAV fingerprint a render writes into each of its companion files, and the check that they agree.
@@ -25,14 +26,11 @@ public enum RenderStamp {
 
     /// The timeline's first line, naming the audio it belongs to.
     public static func timelineLine(for fingerprint: AudioFingerprint, sampleRate: Int) -> String {
-        let fields: [String: Any] = [
-            "type": "audio", "fingerprint": fingerprint.description, "frames": fingerprint.frameCount,
-            "sample_rate": sampleRate,
-        ]
-        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else {
-            return ""
-        }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let line: JSONValue = .object([
+            ("fingerprint", .string(fingerprint.description)), ("frames", .int(fingerprint.frameCount)),
+            ("sample_rate", .int(sampleRate)), ("type", "audio"),
+        ])
+        return line.compact() + "\n"
     }
 
     /// The review page's `<meta>` line.
