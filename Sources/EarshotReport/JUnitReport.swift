@@ -24,40 +24,56 @@ public enum JUnitReport {
         let suites = reports.map { report in (report, testCases(report, expectVariants: expectVariants)) }
         let total = suites.map(\.1.count).reduce(0, +)
         let failures = suites.map { $0.1.filter { $0.failure != nil }.count }.reduce(0, +)
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"earshot check\" tests=\"\(total)\" failures=\"\(failures)\">\n"
-        for (report, cases) in suites {
-            let document = report.run.document
-            let failed = cases.filter { $0.failure != nil }.count
-            xml +=
-                "  <testsuite name=\"\(escape(document.path))\" tests=\"\(cases.count)\" failures=\"\(failed)\">\n"
-            xml +=
-                "    <properties><property name=\"variant\" value=\"\(document.header.variant.rawValue)\"/>"
-                + "<property name=\"profile\" value=\"\(escape(report.run.profile.name))\"/></properties>\n"
-            for testCase in cases {
-                xml +=
-                    "    <testcase classname=\"\(escape(testCase.classname))\" name=\"\(escape(testCase.name))\""
-                    + " file=\"\(escape(testCase.location.path))\" line=\"\(testCase.location.line)\""
-                guard testCase.failure != nil || testCase.output != nil else {
-                    xml += "/>\n"
-                    continue
-                }
-                xml += ">\n"
-                if let failure = testCase.failure {
-                    xml += "      <failure message=\"\(escape(failure.message))\">\(escape(failure.body))</failure>\n"
-                }
-                if let output = testCase.output {
-                    xml += "      <system-out>\(escape(output))</system-out>\n"
-                }
-                xml += "    </testcase>\n"
-            }
-            if !report.findings.isEmpty {
-                let findings = report.findings.map { "\($0.impact.rawValue) \($0.rule): \($0.message)" }
-                xml += "    <system-out>\(escape(findings.joined(separator: "\n")))</system-out>\n"
-            }
-            xml += "  </testsuite>\n"
+        let body = suites.map { report, cases in Markup.spaces(2) + suite(report, cases) + .newline }
+        let root = Markup.element(
+            "testsuites", [("name", "earshot check"), ("tests", "\(total)"), ("failures", "\(failures)")],
+            [.newline] + body)
+        return (Markup.xmlDeclaration + root + .newline).rendered
+    }
+
+    /// One script's `testsuite` element.
+    static func suite(_ report: RunReport, _ cases: [TestCase]) -> Markup {
+        let document = report.run.document
+        let failed = cases.filter { $0.failure != nil }.count
+        let properties = Markup.element(
+            "properties", [],
+            [
+                .empty("property", [("name", "variant"), ("value", document.header.variant.rawValue)]),
+                .empty("property", [("name", "profile"), ("value", report.run.profile.name)]),
+            ])
+        var children: [Markup] = [.newline, .spaces(4), properties, .newline]
+        for testCase in cases {
+            children += [.spaces(4), element(testCase), .newline]
         }
-        return xml + "</testsuites>\n"
+        if !report.findings.isEmpty {
+            let findings = report.findings.map { "\($0.impact.rawValue) \($0.rule): \($0.message)" }
+            children += [
+                .spaces(4), .element("system-out", [], [.text(findings.joined(separator: "\n"))]), .newline,
+            ]
+        }
+        children.append(.spaces(2))
+        return .element(
+            "testsuite", [("name", document.path), ("tests", "\(cases.count)"), ("failures", "\(failed)")], children)
+    }
+
+    /// One `testcase` element: empty when it passed with nothing to say.
+    static func element(_ testCase: TestCase) -> Markup {
+        let attributes: [(String, String?)] = [
+            ("classname", testCase.classname), ("name", testCase.name), ("file", testCase.location.path),
+            ("line", "\(testCase.location.line)"),
+        ]
+        guard testCase.failure != nil || testCase.output != nil else { return .empty("testcase", attributes) }
+        var children: [Markup] = [.newline]
+        if let failure = testCase.failure {
+            children += [
+                .spaces(6), .element("failure", [("message", failure.message)], [.text(failure.body)]), .newline,
+            ]
+        }
+        if let output = testCase.output {
+            children += [.spaces(6), .element("system-out", [], [.text(output)]), .newline]
+        }
+        children.append(.spaces(4))
+        return .element("testcase", attributes, children)
     }
 
     /// The test cases of one script.
@@ -98,7 +114,4 @@ public enum JUnitReport {
         let body = failing.map { ([$0.text] + $0.evidence).joined(separator: "\n  ") }.joined(separator: "\n")
         return (message, body)
     }
-
-    /// XML text and attribute escaping: the review page's, which JUnit readers accept too.
-    static func escape(_ text: String) -> String { ReviewPage.escape(text) }
 }
