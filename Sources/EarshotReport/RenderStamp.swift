@@ -33,9 +33,9 @@ public enum RenderStamp {
         return line.compact() + "\n"
     }
 
-    /// The review page's `<meta>` line.
-    public static func pageMeta(for fingerprint: AudioFingerprint) -> String {
-        "<meta name=\"\(name)\" content=\"\(fingerprint)\"/>\n"
+    /// The review page's `<meta>` element.
+    public static func pageMeta(for fingerprint: AudioFingerprint) -> Markup {
+        .empty("meta", [("name", name), ("content", fingerprint.description)])
     }
 
     /// The fingerprint a transcript names, if any.

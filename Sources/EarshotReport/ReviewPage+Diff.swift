@@ -13,17 +13,18 @@ extension ReviewPage {
 
     /// The first section of a comparison: per scenario, every utterance of the before beside the after's,
     /// changed rows marked (lost, cut, added, moved, heard now) with their times and what was heard.
-    static func differenceSection(_ runs: [Run]) -> String {
+    static func differenceSection(_ runs: [Run]) -> Markup {
         let pairs = diffs(runs)
-        guard !pairs.isEmpty else { return "" }
-        var html =
-            "<section id=\"difference\" aria-labelledby=\"difference-heading\">\n"
-            + "<h2 id=\"difference-heading\">What changed, before → after</h2>\n"
+        guard !pairs.isEmpty else { return .none }
+        var children: [Markup] = [
+            .newline, .element("h2", [("id", "difference-heading")], [.text("What changed, before → after")]),
+            .newline,
+        ]
         for (number, pair) in pairs.enumerated() {
             let before = runs[pair.before]
             let after = runs[pair.after]
             if pairs.count > 1 {
-                html += "<h3>\(escape(before.report.run.document.header.title))</h3>\n"
+                children += [.element("h3", [], [.text(before.report.run.document.header.title)]), .newline]
             }
             let counts = pair.diff.counts.filter { $0.change != .same }
             let summary =
@@ -31,47 +32,78 @@ extension ReviewPage {
                 ? "Every utterance is heard the same way at the same time."
                 : counts.map { "\($0.count) \($0.change.name)" }.joined(separator: ", ")
                     + " of \(pair.diff.rows.count) utterance\(pair.diff.rows.count == 1 ? "" : "s")."
-            html += "<p class=\"diff-summary\">\(escape(summary))</p>\n"
-            html +=
-                "<table class=\"diff\" id=\"diff\(number + 1)\">\n<thead><tr><th scope=\"col\">Change</th>"
-                + "<th scope=\"col\">Kind</th><th scope=\"col\">\(escape(before.label))</th>"
-                + "<th scope=\"col\">\(escape(after.label))</th></tr></thead>\n<tbody>\n"
+            children += [.element("p", [("class", "diff-summary")], [.text(summary)]), .newline]
+            let head = Markup.element(
+                "thead", [],
+                [
+                    .element(
+                        "tr", [],
+                        [
+                            .element("th", [("scope", "col")], [.text("Change")]),
+                            .element("th", [("scope", "col")], [.text("Kind")]),
+                            .element("th", [("scope", "col")], [.text(before.label)]),
+                            .element("th", [("scope", "col")], [.text(after.label)]),
+                        ])
+                ])
+            var body: [Markup] = [.newline]
             for rows in collapsedRuns(pair.diff.rows) {
                 guard let row = rows.first else { continue }
                 let kind = (row.after ?? row.before).map { kindName($0.kind) } ?? ""
-                let cells: String
+                let cells: [Markup]
                 if rows.count == 1 {
-                    cells = diffCell(row.before, side: "before") + diffCell(row.after, side: "after")
+                    cells = [diffCell(row.before, side: "before"), diffCell(row.after, side: "after")]
                 } else {
-                    cells =
-                        diffCell(rows.compactMap(\.before), side: "before")
-                        + diffCell(rows.compactMap(\.after), side: "after")
+                    cells = [
+                        diffCell(rows.compactMap(\.before), side: "before"),
+                        diffCell(rows.compactMap(\.after), side: "after"),
+                    ]
                 }
-                html +=
-                    "<tr class=\"diff-row change-\(row.change.rawValue)\" data-change=\"\(row.change.rawValue)\" "
-                    + "data-rows=\"\(rows.count)\"><td class=\"change\">\(row.change.name)"
-                    + (rows.count > 1 ? " ×\(rows.count)" : "") + "</td><td class=\"kind\">\(escape(kind))</td>"
-                    + cells + "</tr>\n"
+                let change = row.change.name + (rows.count > 1 ? " ×\(rows.count)" : "")
+                body += [
+                    .element(
+                        "tr",
+                        [
+                            ("class", "diff-row change-\(row.change.rawValue)"), ("data-change", row.change.rawValue),
+                            ("data-rows", "\(rows.count)"),
+                        ],
+                        [
+                            .element("td", [("class", "change")], [.text(change)]),
+                            .element("td", [("class", "kind")], [.text(kind)]),
+                        ] + cells),
+                    .newline,
+                ]
             }
-            html += "</tbody>\n</table>\n"
+            children += [
+                .element(
+                    "table", [("class", "diff"), ("id", "diff\(number + 1)")],
+                    [.newline, head, .newline, .element("tbody", [], body), .newline]),
+                .newline,
+            ]
         }
-        return html + "</section>\n"
+        return .element("section", [("id", "difference"), ("aria-labelledby", "difference-heading")], children)
+            + .newline
     }
 
     /// One side of a diff row: the time, what was heard (cut text ends in a dash, lost text is struck through),
     /// and its fate in words.
-    static func diffCell(_ side: RunDiff.Side?, side name: String) -> String {
-        guard let side else { return "<td class=\"\(name) absent\">—</td>" }
+    static func diffCell(_ side: RunDiff.Side?, side name: String) -> Markup {
+        guard let side else { return .element("td", [("class", "\(name) absent")], [.text("—")]) }
         let time = Instant.seconds(side.at).description
-        let spoken: String
+        let spoken: Markup
         switch side.hearing {
-        case .full: spoken = "<span class=\"heard\">\(escape(side.text))</span>"
-        case .cut: spoken = "<span class=\"heard\">\(escape(side.heard))—</span> <s>\(escape(side.text))</s>"
-        case .lost: spoken = "<s class=\"lost\">\(escape(side.text))</s>"
+        case .full: spoken = .element("span", [("class", "heard")], [.text(side.text)])
+        case .cut:
+            spoken =
+                .element("span", [("class", "heard")], [.text(side.heard + "—")]) + .text(" ")
+                + .element("s", [], [.text(side.text)])
+        case .lost: spoken = .element("s", [("class", "lost")], [.text(side.text)])
         }
-        return
-            "<td class=\"\(name) hearing-\(side.hearing)\"><span class=\"time\">\(time)</span> \(spoken)"
-            + "<br/><span class=\"fate\">\(escape(side.fate))</span></td>"
+        return .element(
+            "td", [("class", "\(name) hearing-\(side.hearing)")],
+            [
+                .element("span", [("class", "time")], [.text(time)]), .text(" "), spoken, .empty("br"),
+                .element("span", [("class", "fate")], [.text(side.fate)]),
+            ])
     }
 
     /// The rows in order, with every run of at least `minimum` consecutive rows of one change and kind
@@ -92,8 +124,10 @@ extension ReviewPage {
     }
 
     /// One side of several collapsed rows: their time span, how many were heard how, and each one's text.
-    static func diffCell(_ sides: [RunDiff.Side], side name: String) -> String {
-        guard let first = sides.first, let last = sides.last else { return "<td class=\"\(name) absent\">—</td>" }
+    static func diffCell(_ sides: [RunDiff.Side], side name: String) -> Markup {
+        guard let first = sides.first, let last = sides.last else {
+            return .element("td", [("class", "\(name) absent")], [.text("—")])
+        }
         let span = "\(Instant.seconds(first.at))–\(Instant.seconds(last.at))"
         let tally = [RunDiff.Hearing.full, .cut, .lost].compactMap { hearing -> String? in
             let count = sides.filter { $0.hearing == hearing }.count
@@ -104,16 +138,19 @@ extension ReviewPage {
             case .lost: return "\(count) never heard"
             }
         }.joined(separator: ", ")
-        let texts = sides.map { side -> String in
+        let texts = sides.map { side -> Markup in
             switch side.hearing {
-            case .full: return escape(side.text)
-            case .cut: return escape(side.heard) + "—"
-            case .lost: return "<s class=\"lost\">\(escape(side.text))</s>"
+            case .full: return .text(side.text)
+            case .cut: return .text(side.heard + "—")
+            case .lost: return .element("s", [("class", "lost")], [.text(side.text)])
             }
-        }.joined(separator: " · ")
-        return
-            "<td class=\"\(name) collapsed\"><span class=\"time\">\(span)</span> \(texts)"
-            + "<br/><span class=\"fate\">\(tally)</span></td>"
+        }.joined(separator: .text(" · "))
+        return .element(
+            "td", [("class", "\(name) collapsed")],
+            [
+                .element("span", [("class", "time")], [.text(span)]), .text(" "), texts, .empty("br"),
+                .element("span", [("class", "fate")], [.text(tally)]),
+            ])
     }
 
     /// Where a before→after pair's close-up goes: the stretch with the most differing rows, as wide as a

@@ -3,7 +3,7 @@ import EarshotScript
 
 extension ReviewPage {
     /// The page header's facts: pattern, variant(s), profile, voice, what should sound different.
-    static func headerDetails(_ runs: [Run]) -> String {
+    static func headerDetails(_ runs: [Run]) -> Markup {
         let headers = runs.map(\.report.run.document.header)
         func distinct(_ values: [String]) -> [String] {
             values.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -20,105 +20,137 @@ extension ReviewPage {
         rows.append(("Voice", distinct(runs.map(\.report.run.voice.name)).joined(separator: ", ")))
         let different = distinct(headers.compactMap(\.saysDifferent))
         let titled = distinct(headers.map(\.title)).count > 1
-        var html = "<dl class=\"facts\">\n"
-        for (term, value) in rows {
-            html += "<div><dt>\(term)</dt><dd>\(escape(value))</dd></div>\n"
+        let facts = rows.map { term, value in
+            Markup.element("div", [], [.element("dt", [], [.text(term)]), .element("dd", [], [.text(value)])])
+                + .newline
         }
-        html += "</dl>\n"
+        var html = Markup.element("dl", [("class", "facts")], [.newline] + facts) + .newline
         if !different.isEmpty {
+            let paragraphs = different.map { text in
+                let title = headers.first { $0.saysDifferent == text }?.title ?? ""
+                let lead = titled ? Markup.element("strong", [], [.text(title + ":")]) + .text(" ") : .none
+                return Markup.element("p", [], [lead, .text(text)]) + .newline
+            }
             html +=
-                "<section class=\"different\" aria-labelledby=\"different-heading\">"
-                + "<h2 id=\"different-heading\">What should sound different</h2>\n"
-                + different.map { text in
-                    let title = headers.first { $0.saysDifferent == text }?.title ?? ""
-                    return "<p>" + (titled ? "<strong>\(escape(title)):</strong> " : "") + "\(escape(text))</p>\n"
-                }.joined() + "</section>\n"
+                .element(
+                    "section", [("class", "different"), ("aria-labelledby", "different-heading")],
+                    [
+                        .element("h2", [("id", "different-heading")], [.text("What should sound different")]),
+                        .newline,
+                    ] + paragraphs) + .newline
         }
         return html
     }
 
     /// One line per run: how many checks pass, how many findings.
-    static func verdictSummary(_ runs: [Run]) -> String {
-        guard !runs.isEmpty else { return "" }
-        var html = "<ul class=\"verdicts\">\n"
-        for run in runs {
+    static func verdictSummary(_ runs: [Run]) -> Markup {
+        guard !runs.isEmpty else { return .none }
+        let items = runs.map { run in
             let checks = run.report.checks
             let passed = checks.filter(\.passed).count
             let findings = run.report.findings.count
             // The colour is the checks' verdict: findings are listed beside it, never turn a passing run red.
             let ok = passed == checks.count
-            html +=
-                "<li class=\"\(ok ? "pass" : "fail")\"><strong>\(escape(run.label))</strong>: "
-                + "<span class=\"verdict\">\(passed == checks.count ? "✔" : "✘") \(passed) of \(checks.count) "
-                + "check\(checks.count == 1 ? "" : "s") pass</span>, "
-                + "\(findings) finding\(findings == 1 ? "" : "s")</li>\n"
+            let verdict =
+                "\(passed == checks.count ? "✔" : "✘") \(passed) of \(checks.count) check\(checks.count == 1 ? "" : "s") pass"
+            return Markup.element(
+                "li", [("class", ok ? "pass" : "fail")],
+                [
+                    .element("strong", [], [.text(run.label)]), .text(": "),
+                    .element("span", [("class", "verdict")], [.text(verdict)]),
+                    .text(", \(findings) finding\(findings == 1 ? "" : "s")"),
+                ]) + .newline
         }
-        return html + "</ul>\n"
+        return .element("ul", [("class", "verdicts")], [.newline] + items) + .newline
     }
 
     /// The colour key for the kinds of utterance and marks on the page.
-    static func legend(_ runs: [Run]) -> String {
+    static func legend(_ runs: [Run]) -> Markup {
         let kinds = UtteranceKind.allCases.filter { kind in
             runs.contains { $0.report.run.timeline.utterances.contains { $0.utterance.kind == kind } }
         }
-        var items = kinds.map { "<li><span class=\"swatch k-\($0.rawValue)\"></span>\(kindName($0))</li>" }
-        items.append("<li><span class=\"swatch cut-swatch\"></span>cut off (✂ names what cut it)</li>")
-        items.append(
-            "<li><span class=\"swatch dot-swatch\"></span>never heard: dropped, or cut before its first word</li>")
-        items.append("<li><span class=\"swatch tick-swatch\"></span>input or focus move</li>")
-        items.append("<li><span class=\"swatch hollow-swatch\"></span>muted sound</li>")
-        return "<ul class=\"legend\" aria-label=\"Legend\">\n" + items.joined(separator: "\n") + "\n</ul>\n"
+        func item(_ swatch: String, _ text: String) -> Markup {
+            .element("li", [], [.element("span", [("class", "swatch \(swatch)")]), .text(text)])
+        }
+        var items = kinds.map { item("k-\($0.rawValue)", kindName($0)) }
+        items.append(item("cut-swatch", "cut off (✂ names what cut it)"))
+        items.append(item("dot-swatch", "never heard: dropped, or cut before its first word"))
+        items.append(item("tick-swatch", "input or focus move"))
+        items.append(item("hollow-swatch", "muted sound"))
+        return .element(
+            "ul", [("class", "legend"), ("aria-label", "Legend")],
+            [.newline, items.joined(separator: .newline), .newline]) + .newline
     }
 
     /// One run's details: its facts, checks, findings and transcript.
-    static func runSection(_ run: Run, index: Int) -> String {
+    static func runSection(_ run: Run, index: Int) -> Markup {
         let report = run.report
         let header = report.run.document.header
         let heading = "run\(index + 1)-heading"
-        var html =
-            "<section class=\"run\" aria-labelledby=\"\(heading)\">\n"
-            + "<h2 id=\"\(heading)\">\(escape(run.label)): \(escape(header.title))</h2>\n"
-            + "<dl class=\"facts\">"
-            + "<div><dt>Script</dt><dd><code>\(escape(report.run.document.path))</code></dd></div>"
-            + "<div><dt>Variant</dt><dd>\(escape(header.variant.rawValue))</dd></div>"
-            + "<div><dt>Profile</dt><dd>\(escape(report.run.profile.label))</dd></div>"
-            + "<div><dt>Voice</dt><dd>\(escape(report.run.voice.name))</dd></div></dl>\n"
-        html += checksList(report.checks, index: index)
-        html += findingsTable(report.findings, index: index, checksPass: report.checks.allSatisfy(\.passed))
-        html +=
-            "<h3 id=\"run\(index + 1)-transcript\">Transcript</h3>\n"
-            + "<pre class=\"transcript\" tabindex=\"0\" aria-labelledby=\"run\(index + 1)-transcript\">"
-            + escape(report.run.timeline.transcript()) + "</pre>\n"
-        return html + "</section>\n"
+        func fact(_ term: String, _ value: Markup) -> Markup {
+            .element("div", [], [.element("dt", [], [.text(term)]), .element("dd", [], [value])])
+        }
+        let facts = Markup.element(
+            "dl", [("class", "facts")],
+            [
+                fact("Script", .element("code", [], [.text(report.run.document.path)])),
+                fact("Variant", .text(header.variant.rawValue)), fact("Profile", .text(report.run.profile.label)),
+                fact("Voice", .text(report.run.voice.name)),
+            ])
+        let transcriptID = "run\(index + 1)-transcript"
+        let children: [Markup] = [
+            .newline, .element("h2", [("id", heading)], [.text("\(run.label): \(header.title)")]), .newline,
+            facts, .newline,
+            checksList(report.checks, index: index),
+            findingsTable(report.findings, index: index, checksPass: report.checks.allSatisfy(\.passed)),
+            .element("h3", [("id", transcriptID)], [.text("Transcript")]), .newline,
+            .element(
+                "pre", [("class", "transcript"), ("tabindex", "0"), ("aria-labelledby", transcriptID)],
+                [.text(report.run.timeline.transcript())]),
+            .newline,
+        ]
+        return .element("section", [("class", "run"), ("aria-labelledby", heading)], children) + .newline
     }
 
     /// The checks with pass or fail; failing ones in red with their evidence.
-    static func checksList(_ checks: [CheckResult], index: Int) -> String {
+    static func checksList(_ checks: [CheckResult], index: Int) -> Markup {
         let passed = checks.filter(\.passed).count
-        var html = "<h3>Checks: \(passed) of \(checks.count) pass</h3>\n"
-        guard !checks.isEmpty else { return html + "<p class=\"note\">This script has no checks.</p>\n" }
-        html += "<ul class=\"checks\">\n"
-        for check in checks {
-            let status = check.passed ? "pass" : "fail"
-            html +=
-                "<li class=\"check \(status)\"><p class=\"check-name\"><span class=\"verdict\">"
-                + (check.passed ? "✔ pass" : "✘ fail") + "</span> <strong>\(escape(check.name))</strong> "
-                + "<span class=\"where\">\(escape(shortLocation(check.location)))</span></p>\n<ul class=\"assertions\">\n"
-            for assertion in check.assertions {
-                html +=
-                    "<li class=\"assertion \(assertion.passed ? "pass" : "fail")\">"
-                    + "<span class=\"verdict\" aria-label=\"\(assertion.passed ? "passed" : "failed")\">"
-                    + (assertion.passed ? "✔" : "✘") + "</span> <code>\(escape(assertion.text))</code>"
-                if !assertion.evidence.isEmpty {
-                    html +=
-                        "\n<ul class=\"evidence\">"
-                        + assertion.evidence.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
-                }
-                html += "</li>\n"
-            }
-            html += "</ul>\n</li>\n"
+        let heading = Markup.element("h3", [], [.text("Checks: \(passed) of \(checks.count) pass")]) + .newline
+        guard !checks.isEmpty else {
+            return heading + .element("p", [("class", "note")], [.text("This script has no checks.")]) + .newline
         }
-        return html + "</ul>\n"
+        let items = checks.map { check in
+            let status = check.passed ? "pass" : "fail"
+            let name = Markup.element(
+                "p", [("class", "check-name")],
+                [
+                    .element("span", [("class", "verdict")], [.text(check.passed ? "✔ pass" : "✘ fail")]),
+                    .text(" "), .element("strong", [], [.text(check.name)]), .text(" "),
+                    .element("span", [("class", "where")], [.text(shortLocation(check.location))]),
+                ])
+            let assertions = check.assertions.map { assertion in
+                var content: [Markup] = [
+                    .element(
+                        "span", [("class", "verdict"), ("aria-label", assertion.passed ? "passed" : "failed")],
+                        [.text(assertion.passed ? "✔" : "✘")]),
+                    .text(" "), .element("code", [], [.text(assertion.text)]),
+                ]
+                if !assertion.evidence.isEmpty {
+                    content += [
+                        .newline,
+                        .element(
+                            "ul", [("class", "evidence")], assertion.evidence.map { .element("li", [], [.text($0)]) }),
+                    ]
+                }
+                return Markup.element("li", [("class", "assertion \(assertion.passed ? "pass" : "fail")")], content)
+                    + .newline
+            }
+            return Markup.element(
+                "li", [("class", "check \(status)")],
+                [name, .newline, .element("ul", [("class", "assertions")], [.newline] + assertions), .newline])
+                + .newline
+        }
+        return heading + .element("ul", [("class", "checks")], [.newline] + items) + .newline
     }
 
     /// `before-search.earshot:25:1`: the script's path is in the run's facts already.
@@ -129,21 +161,35 @@ extension ReviewPage {
 
     /// The findings, each highlighted: they are anti-patterns the cards name.
     /// Red when a check fails too; amber (a warning) when every check passes, so a passing run is never red.
-    static func findingsTable(_ findings: [Finding], index: Int, checksPass: Bool = false) -> String {
-        var html = "<h3>Findings: \(findings.count)</h3>\n"
-        guard !findings.isEmpty else { return html + "<p class=\"note ok\">No anti-patterns found.</p>\n" }
-        html +=
-            "<table class=\"findings\">\n<thead><tr><th scope=\"col\">Impact</th><th scope=\"col\">Rule</th>"
-            + "<th scope=\"col\">Times</th><th scope=\"col\">What happened</th></tr></thead>\n<tbody>\n"
-        for finding in findings {
-            html +=
-                "<tr class=\"finding \(checksPass ? "warn" : "severe") impact-\(finding.impact.rawValue)\">"
-                + "<td class=\"impact\">\(finding.impact.rawValue)</td>"
-                + "<td class=\"rule\"><code>\(escape(finding.rule))</code>"
-                + "<br/><span class=\"card\">read \(escape(finding.page))</span></td>"
-                + "<td class=\"times\">×\(finding.occurrences)</td>"
-                + "<td>first at \(finding.at): \(escape(finding.message))</td></tr>\n"
+    static func findingsTable(_ findings: [Finding], index: Int, checksPass: Bool = false) -> Markup {
+        let heading = Markup.element("h3", [], [.text("Findings: \(findings.count)")]) + .newline
+        guard !findings.isEmpty else {
+            return heading + .element("p", [("class", "note ok")], [.text("No anti-patterns found.")]) + .newline
         }
-        return html + "</tbody>\n</table>\n"
+        let columns = ["Impact", "Rule", "Times", "What happened"].map {
+            Markup.element("th", [("scope", "col")], [.text($0)])
+        }
+        let rows = findings.map { finding in
+            Markup.element(
+                "tr", [("class", "finding \(checksPass ? "warn" : "severe") impact-\(finding.impact.rawValue)")],
+                [
+                    .element("td", [("class", "impact")], [.text(finding.impact.rawValue)]),
+                    .element(
+                        "td", [("class", "rule")],
+                        [
+                            .element("code", [], [.text(finding.rule)]), .empty("br"),
+                            .element("span", [("class", "card")], [.text("read \(finding.page)")]),
+                        ]),
+                    .element("td", [("class", "times")], [.text("×\(finding.occurrences)")]),
+                    .element("td", [], [.text("first at \(finding.at): \(finding.message)")]),
+                ]) + .newline
+        }
+        return heading
+            + .element(
+                "table", [("class", "findings")],
+                [
+                    .newline, .element("thead", [], [.element("tr", [], columns)]), .newline,
+                    .element("tbody", [], [.newline] + rows), .newline,
+                ]) + .newline
     }
 }

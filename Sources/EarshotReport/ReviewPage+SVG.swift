@@ -49,8 +49,8 @@ struct TimelineDrawing {
     }
 
     /// The SVG markup, and the time spans of marks whose labels found no room.
-    func render() -> (svg: String, crowded: [ClosedRange<Double>]) {
-        var body = ""
+    func render() -> (svg: Markup, crowded: [ClosedRange<Double>]) {
+        var body = Markup.none
         var crowded: [ClosedRange<Double>] = []
         var y = 8.0
         var laneTops: [Double] = []
@@ -63,47 +63,67 @@ struct TimelineDrawing {
         }
         let plotBottom = y
         let height = plotBottom + 34
-        var grid = ""
+        var grid = Markup.none
         for tick in Self.ticks(for: window) {
             let tx = Self.format(x(tick))
-            grid += "<line class=\"grid\" x1=\"\(tx)\" y1=\"8\" x2=\"\(tx)\" y2=\"\(Self.format(plotBottom + 4))\"/>"
-            grid +=
-                "<text class=\"axis\" x=\"\(tx)\" y=\"\(Self.format(plotBottom + 18))\" text-anchor=\"middle\">"
-                + "\(Self.secondsLabel(tick))</text>"
+            grid += .empty(
+                "line",
+                [("class", "grid"), ("x1", tx), ("y1", "8"), ("x2", tx), ("y2", Self.format(plotBottom + 4))])
+            grid += .element(
+                "text",
+                [("class", "axis"), ("x", tx), ("y", Self.format(plotBottom + 18)), ("text-anchor", "middle")],
+                [.text(Self.secondsLabel(tick))])
         }
-        grid += "<text class=\"axis\" x=\"8\" y=\"\(Self.format(plotBottom + 18))\">time</text>"
-        var outline = ""
+        grid += .element(
+            "text", [("class", "axis"), ("x", "8"), ("y", Self.format(plotBottom + 18))], [.text("time")])
+        var outline = Markup.none
         if let highlight {
             let left = x(max(highlight.lowerBound, window.lowerBound))
             let right = x(min(highlight.upperBound, window.upperBound))
             outline =
-                "<rect class=\"closeup\" x=\"\(Self.format(left))\" y=\"4\" width=\"\(Self.format(right - left))\" "
-                + "height=\"\(Self.format(plotBottom))\"/>"
-                + "<text class=\"closeup-label\" x=\"\(Self.format(right - 4))\" y=\"\(Self.format(plotBottom + 30))\" "
-                + "text-anchor=\"end\">close-up below</text>"
+                .empty(
+                    "rect",
+                    [
+                        ("class", "closeup"), ("x", Self.format(left)), ("y", "4"),
+                        ("width", Self.format(right - left)), ("height", Self.format(plotBottom)),
+                    ])
+                + .element(
+                    "text",
+                    [
+                        ("class", "closeup-label"), ("x", Self.format(right - 4)),
+                        ("y", Self.format(plotBottom + 30)), ("text-anchor", "end"),
+                    ], [.text("close-up below")])
         }
         let titleID = id + "-title"
         let descID = id + "-desc"
-        let svg =
-            "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-            + "viewBox=\"0 0 \(Self.format(Self.width)) \(Self.format(height))\" "
-            + "width=\"\(Self.format(Self.width))\" height=\"\(Self.format(height))\" "
-            + "aria-labelledby=\"\(titleID) \(descID)\" aria-label=\"\(ReviewPage.escape(title))\">\n"
-            + "<title id=\"\(titleID)\">\(ReviewPage.escape(title))</title>\n"
-            + "<desc id=\"\(descID)\">\(ReviewPage.escape(description))</desc>\n"
-            + shading(laneTops: laneTops, bottom: plotBottom) + grid + "\n" + outline + body + "</svg>"
+        let svg = Markup.element(
+            "svg",
+            [
+                ("class", "timeline"), ("xmlns", "http://www.w3.org/2000/svg"), ("role", "img"),
+                ("viewBox", "0 0 \(Self.format(Self.width)) \(Self.format(height))"),
+                ("width", Self.format(Self.width)), ("height", Self.format(height)),
+                ("aria-labelledby", "\(titleID) \(descID)"), ("aria-label", title),
+            ],
+            [
+                .newline, .element("title", [("id", titleID)], [.text(title)]), .newline,
+                .element("desc", [("id", descID)], [.text(description)]), .newline,
+                shading(laneTops: laneTops, bottom: plotBottom), grid, .newline, outline, body,
+            ])
         return (svg, crowded)
     }
 
     /// Alternate lane backgrounds and names, drawn under everything else.
-    private func shading(laneTops: [Double], bottom: Double) -> String {
-        var markup = ""
+    private func shading(laneTops: [Double], bottom: Double) -> Markup {
+        var markup = Markup.none
         for (index, top) in laneTops.enumerated() {
             let next = index + 1 < laneTops.count ? laneTops[index + 1] : bottom
             if index % 2 == 0 {
-                markup +=
-                    "<rect class=\"lane\" x=\"0\" y=\"\(Self.format(top))\" width=\"\(Self.format(Self.width))\" "
-                    + "height=\"\(Self.format(next - top))\"/>"
+                markup += .empty(
+                    "rect",
+                    [
+                        ("class", "lane"), ("x", "0"), ("y", Self.format(top)), ("width", Self.format(Self.width)),
+                        ("height", Self.format(next - top)),
+                    ])
             }
         }
         return markup
@@ -125,7 +145,7 @@ struct TimelineDrawing {
     /// Top to bottom: label rows, the row of bars and ticks (what was heard or done), the rows of dropped
     /// utterances' dots with their labels, the rows of cut labels.
     private func draw(_ lane: TimelineLane, top: Double, shaded: Bool)
-        -> (markup: String, height: Double, crowded: [ClosedRange<Double>])
+        -> (markup: Markup, height: Double, crowded: [ClosedRange<Double>])
     {
         let visible = lane.marks.filter { $0.end >= window.lowerBound && $0.start <= window.upperBound }
         var labelRows = RowPacker(rows: maxLabelRows)
@@ -172,75 +192,87 @@ struct TimelineDrawing {
         let barBottom = barTop + Self.barHeight
         let dotsBottom = barBottom + Double(dotRows.used) * Self.rowHeight
         let height = dotsBottom - top + Double(cutRows.used) * Self.rowHeight + 8
-        var shapes = ""
-        var texts = ""
+        var shapes = Markup.none
+        var texts = Markup.none
         for placed in placements {
             let mark = placed.mark
-            var group = "<g class=\"m \(mark.style)\""
+            var attributes: [(String, String?)] = [("class", "m \(mark.style)")]
             if let audio {
-                group += " data-audio=\"\(audio.id)\" data-t=\"\(Self.format(audio.offset + mark.start, digits: 3))\""
+                attributes += [("data-audio", audio.id), ("data-t", Self.format(audio.offset + mark.start, digits: 3))]
             }
-            group += "><title>\(ReviewPage.escape(mark.tooltip))</title>"
+            var group: [Markup] = [.element("title", [], [.text(mark.tooltip)])]
             if mark.shape == .dot {
                 let centre = barBottom + 8 + Double(placed.dotRow) * Self.rowHeight
-                group +=
-                    "<circle class=\"dot\" cx=\"\(Self.format(placed.x1))\" cy=\"\(Self.format(centre))\" r=\"4.5\"/>"
+                group.append(
+                    .empty(
+                        "circle",
+                        [("class", "dot"), ("cx", Self.format(placed.x1)), ("cy", Self.format(centre)), ("r", "4.5")]))
                 if case .row(_, let start) = placed.label {
-                    texts +=
-                        "<text class=\"dropped\" x=\"\(Self.format(start))\" y=\"\(Self.format(centre + 4))\">"
-                        + "\(ReviewPage.escape(placed.text))</text>"
+                    texts += .element(
+                        "text", [("class", "dropped"), ("x", Self.format(start)), ("y", Self.format(centre + 4))],
+                        [.text(placed.text)])
                 }
-                shapes += group + "</g>"
+                shapes += .element("g", attributes, group)
                 continue
             }
-            group += shape(mark, x1: placed.x1, x2: placed.x2, top: barTop)
+            group.append(shape(mark, x1: placed.x1, x2: placed.x2, top: barTop))
             switch placed.label {
             case .inside:
                 let hollow = mark.shape == .bar(end: mark.end, hollow: true)
-                group +=
-                    "<text class=\"\(hollow ? "in-hollow" : "in")\" x=\"\(Self.format(placed.x1 + 4))\" "
-                    + "y=\"\(Self.format(barTop + 14))\">\(ReviewPage.escape(placed.text))</text>"
+                group.append(
+                    .element(
+                        "text",
+                        [
+                            ("class", hollow ? "in-hollow" : "in"), ("x", Self.format(placed.x1 + 4)),
+                            ("y", Self.format(barTop + 14)),
+                        ], [.text(placed.text)]))
             case .row(let row, let start):
                 let baseline = barTop - 4 - Double(row) * Self.rowHeight
-                shapes +=
-                    "<line class=\"leader\" x1=\"\(Self.format(placed.x1))\" y1=\"\(Self.format(baseline + 2))\" "
-                    + "x2=\"\(Self.format(placed.x1))\" y2=\"\(Self.format(barTop))\"/>"
-                texts +=
-                    "<text class=\"out\" x=\"\(Self.format(start + 2))\" y=\"\(Self.format(baseline))\">"
-                    + "\(ReviewPage.escape(placed.text))</text>"
+                shapes += .empty(
+                    "line",
+                    [
+                        ("class", "leader"), ("x1", Self.format(placed.x1)), ("y1", Self.format(baseline + 2)),
+                        ("x2", Self.format(placed.x1)), ("y2", Self.format(barTop)),
+                    ])
+                texts += .element(
+                    "text", [("class", "out"), ("x", Self.format(start + 2)), ("y", Self.format(baseline))],
+                    [.text(placed.text)])
             case .none:
                 break
             }
             if case .row(let row, let start) = placed.cut {
                 let baseline = dotsBottom + 12 + Double(row) * Self.rowHeight
-                texts +=
-                    "<text class=\"cut-label\" x=\"\(Self.format(start))\" y=\"\(Self.format(baseline))\">"
-                    + "\(ReviewPage.escape(mark.cut ?? ""))</text>"
+                texts += .element(
+                    "text", [("class", "cut-label"), ("x", Self.format(start)), ("y", Self.format(baseline))],
+                    [.text(mark.cut ?? "")])
             }
-            shapes += group + "</g>"
+            shapes += .element("g", attributes, group)
         }
-        let name =
-            "<text class=\"lane-name\" x=\"8\" y=\"\(Self.format(barTop + 14))\">"
-            + "\(ReviewPage.escape(lane.name))</text>"
-        var empty = ""
+        let name = Markup.element(
+            "text", [("class", "lane-name"), ("x", "8"), ("y", Self.format(barTop + 14))], [.text(lane.name)])
+        var empty = Markup.none
         if visible.isEmpty {
-            empty =
-                "<text class=\"none\" x=\"\(Self.format(plotLeft + 6))\" y=\"\(Self.format(barTop + 14))\">"
-                + "no \(ReviewPage.escape(lane.summary))</text>"
+            empty = .element(
+                "text", [("class", "none"), ("x", Self.format(plotLeft + 6)), ("y", Self.format(barTop + 14))],
+                [.text("no \(lane.summary)")])
         }
         let markup =
-            "<g class=\"lane-\(lane.name.lowercased().replacingOccurrences(of: " ", with: "-"))\">"
-            + name + empty + shapes + texts + "</g>\n"
+            Markup.element(
+                "g", [("class", "lane-\(lane.name.lowercased().replacingOccurrences(of: " ", with: "-"))")],
+                [name, empty, shapes, texts]) + .newline
         return (markup, height, crowded)
     }
 
     /// A mark's shape in the bar row: a bar (with a zigzag cut mark when cut) or a tick.
-    private func shape(_ mark: TimelineMark, x1: Double, x2: Double, top: Double) -> String {
+    private func shape(_ mark: TimelineMark, x1: Double, x2: Double, top: Double) -> Markup {
         switch mark.shape {
         case .bar(_, let hollow):
-            var markup =
-                "<rect class=\"\(hollow ? "bar hollow" : "bar")\" x=\"\(Self.format(x1))\" "
-                + "y=\"\(Self.format(top))\" width=\"\(Self.format(x2 - x1))\" height=\"\(Self.format(Self.barHeight))\"/>"
+            var markup = Markup.empty(
+                "rect",
+                [
+                    ("class", hollow ? "bar hollow" : "bar"), ("x", Self.format(x1)), ("y", Self.format(top)),
+                    ("width", Self.format(x2 - x1)), ("height", Self.format(Self.barHeight)),
+                ])
             if mark.cut != nil, mark.end <= window.upperBound {
                 var points: [String] = []
                 for step in 0...5 {
@@ -248,14 +280,18 @@ struct TimelineDrawing {
                     points.append(
                         "\(Self.format(px)),\(Self.format(top - 3 + Double(step) * (Self.barHeight + 6) / 5))")
                 }
-                markup += "<polyline class=\"cut\" points=\"\(points.joined(separator: " "))\"/>"
+                markup += .empty("polyline", [("class", "cut"), ("points", points.joined(separator: " "))])
             }
             return markup
         case .tick:
-            return "<rect class=\"tick\" x=\"\(Self.format(x1 - 1))\" y=\"\(Self.format(top))\" width=\"2.5\" "
-                + "height=\"\(Self.format(Self.barHeight))\"/>"
+            return .empty(
+                "rect",
+                [
+                    ("class", "tick"), ("x", Self.format(x1 - 1)), ("y", Self.format(top)), ("width", "2.5"),
+                    ("height", Self.format(Self.barHeight)),
+                ])
         case .dot:
-            return ""  // drawn by `draw`, in the rows under the bars
+            return .none  // drawn by `draw`, in the rows under the bars
         }
     }
 

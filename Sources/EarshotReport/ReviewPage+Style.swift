@@ -3,7 +3,8 @@ extension ReviewPage {
     ///
     /// Every colour pair meets WCAG AA: white on each bar colour is at least 5.9:1, body text 15:1, the red
     /// of failures on its tint 7:1. Kinds are told apart by label text as well as colour.
-    static let styleSheet = """
+    static let styleSheet = Markup.trusted(
+        """
         :root { color-scheme: light; --ink: #1b1b1b; --muted: #4a4a4a; --line: #c9c9c9; --fail: #a0161b;
           --fail-bg: #fdecec; --pass: #1d6b2f; --pass-bg: #eaf5ec; }
         * { box-sizing: border-box; }
@@ -130,5 +131,5 @@ extension ReviewPage {
         footer { color: var(--muted); font-size: 13px; border-top: 1px solid var(--line); margin-top: 20px; }
         :focus-visible { outline: 3px solid #1f5fa8; outline-offset: 2px; }
 
-        """
+        """)
 }

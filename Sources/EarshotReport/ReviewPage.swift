@@ -66,22 +66,48 @@ public enum ReviewPage {
     public static func html(runs: [Run], options: Options = Options()) -> String {
         let players = audioPlayers(for: runs, options: options)
         let title = options.title ?? pageTitle(runs)
-        var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-        page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-        page += "<meta name=\"generator\" content=\"earshot\"/>\n"
-        if let fingerprint = options.audioFingerprint { page += RenderStamp.pageMeta(for: fingerprint) }
-        page += "<title>\(escape(title)) — Earshot review</title>\n<style>\n\(styleSheet)</style>\n</head>\n<body>\n"
-        page += "<main>\n<header>\n<p class=\"kicker\">Earshot review</p>\n<h1>\(escape(title))</h1>\n"
-        page += headerDetails(runs) + verdictSummary(runs) + "</header>\n"
-        page += differenceSection(runs)
-        page += listenSection(players)
-        page += timelineSection(runs, players: players)
-        page += "<div class=\"runs\">\n" + runs.enumerated().map { runSection($1, index: $0) }.joined() + "</div>\n"
-        page +=
-            "</main>\n<footer><p>Made by <code>earshot</code>. The timeline and transcript come from the same "
-            + "simulation as the audio: real espeak-ng durations, cut to the sample.</p></footer>\n"
-        if !players.isEmpty { page += "<script>\n\(seekScript)</script>\n" }
-        return page + "</body>\n</html>\n"
+        var head: [Markup] = [
+            .newline, .empty("meta", [("charset", "utf-8")]), .newline,
+            .empty("meta", [("name", "viewport"), ("content", "width=device-width, initial-scale=1")]), .newline,
+            .empty("meta", [("name", "generator"), ("content", "earshot")]), .newline,
+        ]
+        if let fingerprint = options.audioFingerprint { head += [RenderStamp.pageMeta(for: fingerprint), .newline] }
+        head += [
+            .element("title", [], [.text("\(title) — Earshot review")]), .newline,
+            .element("style", [], [.newline, styleSheet]), .newline,
+        ]
+        let header = Markup.element(
+            "header", [],
+            [
+                .newline, .element("p", [("class", "kicker")], [.text("Earshot review")]), .newline,
+                .element("h1", [], [.text(title)]), .newline, headerDetails(runs), verdictSummary(runs),
+            ])
+        let main = Markup.element(
+            "main", [],
+            [
+                .newline, header, .newline, differenceSection(runs), listenSection(players),
+                timelineSection(runs, players: players),
+                .element("div", [("class", "runs")], [.newline] + runs.enumerated().map { runSection($1, index: $0) }),
+                .newline,
+            ])
+        let footer = Markup.element(
+            "footer", [],
+            [
+                .element(
+                    "p", [],
+                    [
+                        .text("Made by "), .element("code", [], [.text("earshot")]),
+                        .text(
+                            ". The timeline and transcript come from the same simulation as the audio: real espeak-ng "
+                                + "durations, cut to the sample."),
+                    ])
+            ])
+        var body: [Markup] = [.newline, main, .newline, footer, .newline]
+        if !players.isEmpty { body += [.element("script", [], [.newline, seekScript]), .newline] }
+        let page = Markup.element(
+            "html", [("lang", "en")],
+            [.newline, .element("head", [], head), .newline, .element("body", [], body), .newline])
+        return (Markup.trusted("<!DOCTYPE html>\n") + page + .newline).rendered
     }
 
     /// Writes the page for `runs` to `path` atomically; referenced WAVs are relative to the page's folder.
@@ -160,27 +186,42 @@ public enum ReviewPage {
             .joined(separator: "/")
     }
 
-    static func listenSection(_ players: [Player]) -> String {
-        var html = "<section id=\"listen\" aria-labelledby=\"listen-heading\">\n<h2 id=\"listen-heading\">Listen</h2>\n"
-        guard !players.isEmpty else {
-            return html + "<p class=\"note\">No audio was rendered for this page.</p>\n</section>\n"
+    static func listenSection(_ players: [Player]) -> Markup {
+        var children: [Markup] = [
+            .newline, .element("h2", [("id", "listen-heading")], [.text("Listen")]), .newline,
+        ]
+        if players.isEmpty {
+            children += [.element("p", [("class", "note")], [.text("No audio was rendered for this page.")]), .newline]
         }
         for player in players {
             let name = URL(fileURLWithPath: player.path).lastPathComponent
             let size = player.bytes.map { String(format: "%.1f kB", Double($0) / 1000) } ?? "not found"
             let where_ = player.embedded ? "embedded in this page" : "beside this page"
-            html +=
-                "<figure class=\"player\">\n<figcaption id=\"\(player.id)-label\">"
-                + "<strong>\(escape(name))</strong> (\(size), \(where_))</figcaption>\n"
-                + "<audio id=\"\(player.id)\" controls=\"controls\" preload=\"metadata\" aria-labelledby=\"\(player.id)-label\" "
-                + "src=\"\(escape(player.source))\"></audio>\n</figure>\n"
+            let caption = Markup.element(
+                "figcaption", [("id", "\(player.id)-label")],
+                [.element("strong", [], [.text(name)]), .text(" (\(size), \(where_))")])
+            let audio = Markup.element(
+                "audio",
+                [
+                    ("id", player.id), ("controls", "controls"), ("preload", "metadata"),
+                    ("aria-labelledby", "\(player.id)-label"), ("src", player.source),
+                ])
+            children += [
+                .element("figure", [("class", "player")], [.newline, caption, .newline, audio, .newline]), .newline,
+            ]
         }
-        html += "<p class=\"note\">Click a mark on a timeline to hear it from there.</p>\n"
-        return html + "</section>\n"
+        if !players.isEmpty {
+            children += [
+                .element("p", [("class", "note")], [.text("Click a mark on a timeline to hear it from there.")]),
+                .newline,
+            ]
+        }
+        return .element("section", [("id", "listen"), ("aria-labelledby", "listen-heading")], children) + .newline
     }
 
     /// Seeks the player a mark names to the mark's time and plays it.
-    static let seekScript = """
+    static let seekScript = Markup.trusted(
+        """
         document.querySelectorAll('[data-audio]').forEach(function (mark) {
           mark.addEventListener('click', function () {
             var player = document.getElementById(mark.getAttribute('data-audio'));
@@ -190,23 +231,25 @@ public enum ReviewPage {
           });
         });
 
-        """
+        """)
 
     // MARK: - Timeline
 
     /// The timeline pictures: runs of one scenario (a before and its after) share a time scale and a close-up.
-    static func timelineSection(_ runs: [Run], players: [Player]) -> String {
-        var html =
-            "<section id=\"timeline\" aria-labelledby=\"timeline-heading\">\n"
-            + "<h2 id=\"timeline-heading\">Timeline</h2>\n" + legend(runs)
+    static func timelineSection(_ runs: [Run], players: [Player]) -> Markup {
+        var children: [Markup] = [
+            .newline, .element("h2", [("id", "timeline-heading")], [.text("Timeline")]), .newline, legend(runs),
+        ]
         let groups = scenarioGroups(runs)
         for group in groups {
             if groups.count > 1, let first = group.first {
-                html += "<h3>\(escape(runs[first].report.run.document.header.title))</h3>\n"
+                children += [.element("h3", [], [.text(runs[first].report.run.document.header.title)]), .newline]
             }
-            html += timelineGroup(group, runs: runs, players: players, headingLevel: groups.count > 1 ? 4 : 3)
+            children.append(
+                timelineGroup(group, runs: runs, players: players, headingLevel: groups.count > 1 ? 4 : 3))
         }
-        return html + "</section>\n"
+        return .element("section", [("id", "timeline"), ("aria-labelledby", "timeline-heading")], children)
+            + .newline
     }
 
     /// Consecutive runs of the same scenario (same title and pattern), by index.
@@ -226,7 +269,7 @@ public enum ReviewPage {
     }
 
     /// One scenario's pictures on one time scale, then a close-up of its crowded stretch when labels did not fit.
-    static func timelineGroup(_ group: [Int], runs: [Run], players: [Player], headingLevel: Int) -> String {
+    static func timelineGroup(_ group: [Int], runs: [Run], players: [Player], headingLevel: Int) -> Markup {
         let end = group.map { timelineEnd(runs[$0].report.run.timeline) }.max() ?? 1
         let overview = 0...max(end, 0.5)
         var crowded: [ClosedRange<Double>] = []
@@ -237,7 +280,7 @@ public enum ReviewPage {
         }
         let difference = differenceWindow(group: group, runs: runs, overview: overview)
         let closeUp = difference?.window ?? closeUpWindow(crowded, overview: overview)
-        var html = ""
+        var html = Markup.none
         for index in group {
             var drawing = drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
             drawing.highlight = closeUp
@@ -249,8 +292,10 @@ public enum ReviewPage {
             difference.map { "Where the runs differ most (\($0.rows) changed utterance\($0.rows == 1 ? "" : "s"))" }
             ?? "The busiest stretch"
         html +=
-            "<h\(headingLevel)>Close-up, \(range)</h\(headingLevel)>\n<p class=\"note\">\(why), "
-            + "magnified\(group.count > 1 ? ", every run on the same scale" : "").</p>\n"
+            .element("h\(headingLevel)", [], [.text("Close-up, \(range)")]) + .newline
+            + .element(
+                "p", [("class", "note")],
+                [.text("\(why), magnified\(group.count > 1 ? ", every run on the same scale" : "").")]) + .newline
         for index in group {
             var drawing = drawing(runs[index], index: index, window: closeUp, players: players, kind: "closeup")
             drawing.maxLabelRows = 6
@@ -260,10 +305,14 @@ public enum ReviewPage {
         return html
     }
 
-    static func figure(_ run: Run, svg: String) -> String {
-        "<figure class=\"picture\">\n<figcaption>\(escape(run.label)): "
-            + "\(escape(run.report.run.document.header.title))</figcaption>\n<div class=\"scroll\">\n\(svg)\n</div>\n"
-            + "</figure>\n"
+    static func figure(_ run: Run, svg: Markup) -> Markup {
+        .element(
+            "figure", [("class", "picture")],
+            [
+                .newline,
+                .element("figcaption", [], [.text("\(run.label): \(run.report.run.document.header.title)")]),
+                .newline, .element("div", [("class", "scroll")], [.newline, svg, .newline]), .newline,
+            ]) + .newline
     }
 
     /// The drawing of one run over a window.
@@ -331,23 +380,7 @@ public enum ReviewPage {
 
     // MARK: - Escaping
 
-    /// `text` escaped for HTML text and for attribute values in either quote; control characters dropped.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default:
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t" { continue }
-                if scalar.value == 0x7F { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// `text` escaped for HTML text and for attribute values in either quote; control characters dropped
+    /// (``Markup/escape(_:)``).
+    public static func escape(_ text: String) -> String { Markup.escape(text) }
 }
