@@ -377,10 +377,4 @@ public enum ReviewPage {
         upper = min(upper, overview.upperBound)
         return upper > lower ? lower...upper : nil
     }
-
-    // MARK: - Escaping
-
-    /// `text` escaped for HTML text and for attribute values in either quote; control characters dropped
-    /// (``Markup/escape(_:)``).
-    public static func escape(_ text: String) -> String { Markup.escape(text) }
 }

@@ -1,7 +1,6 @@
 import EarshotCore
 import Testing
 
-@testable import EarshotCLI
 @testable import EarshotReport
 
 @Suite("Before→after diff of utterances")

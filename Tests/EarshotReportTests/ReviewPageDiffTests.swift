@@ -2,7 +2,6 @@ import EarshotCore
 import Foundation
 import Testing
 
-@testable import EarshotCLI
 @testable import EarshotReport
 
 @Suite("Review page: the before→after difference")

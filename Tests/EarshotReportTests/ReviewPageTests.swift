@@ -9,7 +9,6 @@ import Testing
     import FoundationXML
 #endif
 
-@testable import EarshotCLI
 @testable import EarshotReport
 
 /// Real runs of the pattern scripts (real espeak-ng durations) and WAVs of real speech, for the page tests.
@@ -147,7 +146,7 @@ struct ReviewPageTests {
         #expect(headings.contains { $0.hasPrefix("Before: ") } && headings.contains { $0.hasPrefix("After: ") })
         #expect(page.all("dd").contains { $0.allText == "before → after" })
         let different = try #require(before.run.document.header.saysDifferent)
-        #expect(html.contains(ReviewPage.escape(different)))
+        #expect(html.contains(Markup.escape(different)))
         #expect(
             !html.contains("src=\"http") && !html.contains("href=") && !html.contains("@import"),
             "the page loads nothing from outside")
@@ -270,20 +269,6 @@ struct ReviewPageTests {
             })
         let plain = try page(heard).all("text").map(\.allText)
         #expect(!plain.contains { $0.contains("never heard") || $0.contains("nothing heard") })
-    }
-
-    @Test func renderWithHTMLWritesThePageBesideTheWAV() throws {
-        let folder = try ReviewFixtures.folder()
-        let script = ReviewFixtures.root.appendingPathComponent("Scripts/announcement-spam/before-search.earshot").path
-        let result = try EarshotBinary.run([
-            "render", script, "-o", folder + "/out.wav", "--html", folder + "/out.html",
-        ])
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("out.html (review page)"))
-        let page = try PageParser.parse(try String(contentsOfFile: folder + "/out.html", encoding: .utf8))
-        #expect(page.all("audio").first?.attributes["src"]?.hasPrefix("data:audio/wav;base64,") == true)
-        #expect(page.all("svg", class: "timeline").count >= 1)
-        #expect(page.all("li", class: "fail").contains { $0.allText.contains("nothing announced while typing") })
     }
 
     @Test(arguments: [

@@ -3,7 +3,6 @@ import EarshotScript
 import Foundation
 import Testing
 
-@testable import EarshotCLI
 @testable import EarshotReport
 
 /// The one JSON writer, and where a finding points in its script.

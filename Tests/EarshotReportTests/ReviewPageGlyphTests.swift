@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import EarshotCLI
 @testable import EarshotReport
 
 @Suite("Review page glyphs")
@@ -45,10 +44,10 @@ struct ReviewPageGlyphTests {
 
     /// The Swift files that write the page's text, without comments: every literal they hold may reach it.
     static let pageSources = [
-        "Sources/EarshotCLI/ReviewPage.swift", "Sources/EarshotCLI/ReviewPage+Diff.swift",
-        "Sources/EarshotCLI/ReviewPage+Lanes.swift", "Sources/EarshotCLI/ReviewPage+Render.swift",
-        "Sources/EarshotCLI/ReviewPage+Report.swift", "Sources/EarshotCLI/ReviewPage+SVG.swift",
-        "Sources/EarshotCLI/ReviewPage+Style.swift", "Sources/EarshotCLI/RunDiff.swift",
+        "Sources/EarshotReport/ReviewPage.swift", "Sources/EarshotReport/ReviewPage+Diff.swift",
+        "Sources/EarshotReport/ReviewPage+Lanes.swift", "Sources/EarshotReport/ReviewPage+Render.swift",
+        "Sources/EarshotReport/ReviewPage+Report.swift", "Sources/EarshotReport/ReviewPage+SVG.swift",
+        "Sources/EarshotReport/ReviewPage+Style.swift", "Sources/EarshotReport/RunDiff.swift", "Sources/EarshotReport/Markup.swift",
         "Sources/EarshotCore/Timeline+Transcript.swift",
     ]
 

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import EarshotCLI
 @testable import EarshotReport
 
 /// Headless Chromium, for looking at pages the way a reviewer's browser shows them.
