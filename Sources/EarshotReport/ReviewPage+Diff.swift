@@ -13,8 +13,7 @@ extension ReviewPage {
 
     /// The first section of a comparison: per scenario, every utterance of the before beside the after's,
     /// changed rows marked (lost, cut, added, moved, heard now) with their times and what was heard.
-    static func differenceSection(_ runs: [Run]) -> Markup {
-        let pairs = diffs(runs)
+    static func differenceSection(_ runs: [Run], pairs: [(before: Int, after: Int, diff: RunDiff)]) -> Markup {
         guard !pairs.isEmpty else { return .none }
         var children: [Markup] = [
             .newline, .element("h2", [("id", "difference-heading")], [.text("What changed, before → after")]),
@@ -166,12 +165,13 @@ extension ReviewPage {
         return (lower...(lower + width), busiest.rows)
     }
 
-    /// The difference window of a before→after group, nil for other groups or when the two runs agree.
-    static func differenceWindow(group: [Int], runs: [Run], overview: ClosedRange<Double>)
-        -> (window: ClosedRange<Double>, rows: Int)?
-    {
-        guard group.count == 2 else { return nil }
-        let diff = RunDiff(before: runs[group[0]].report.run.timeline, after: runs[group[1]].report.run.timeline)
-        return differenceWindow(diff, overview: overview)
+    /// The difference window of a before→after group (its diff among `pairs`, made once per page), nil for
+    /// other groups or when the two runs agree.
+    static func differenceWindow(
+        group: [Int], pairs: [(before: Int, after: Int, diff: RunDiff)], overview: ClosedRange<Double>
+    ) -> (window: ClosedRange<Double>, rows: Int)? {
+        guard group.count == 2, let pair = pairs.first(where: { $0.before == group[0] && $0.after == group[1] })
+        else { return nil }
+        return differenceWindow(pair.diff, overview: overview)
     }
 }

@@ -66,6 +66,7 @@ public enum ReviewPage {
     public static func html(runs: [Run], options: Options = Options()) -> String {
         let players = audioPlayers(for: runs, options: options)
         let title = options.title ?? pageTitle(runs)
+        let pairs = diffs(runs)  // each before→after pair diffed once, for the table and the close-up
         var head: [Markup] = [
             .newline, .empty("meta", [("charset", "utf-8")]), .newline,
             .empty("meta", [("name", "viewport"), ("content", "width=device-width, initial-scale=1")]), .newline,
@@ -85,8 +86,8 @@ public enum ReviewPage {
         let main = Markup.element(
             "main", [],
             [
-                .newline, header, .newline, differenceSection(runs), listenSection(players),
-                timelineSection(runs, players: players),
+                .newline, header, .newline, differenceSection(runs, pairs: pairs), listenSection(players),
+                timelineSection(runs, players: players, pairs: pairs),
                 .element("div", [("class", "runs")], [.newline] + runs.enumerated().map { runSection($1, index: $0) }),
                 .newline,
             ])
@@ -236,7 +237,9 @@ public enum ReviewPage {
     // MARK: - Timeline
 
     /// The timeline pictures: runs of one scenario (a before and its after) share a time scale and a close-up.
-    static func timelineSection(_ runs: [Run], players: [Player]) -> Markup {
+    static func timelineSection(
+        _ runs: [Run], players: [Player], pairs: [(before: Int, after: Int, diff: RunDiff)]
+    ) -> Markup {
         var children: [Markup] = [
             .newline, .element("h2", [("id", "timeline-heading")], [.text("Timeline")]), .newline, legend(runs),
         ]
@@ -246,7 +249,8 @@ public enum ReviewPage {
                 children += [.element("h3", [], [.text(runs[first].report.run.document.header.title)]), .newline]
             }
             children.append(
-                timelineGroup(group, runs: runs, players: players, headingLevel: groups.count > 1 ? 4 : 3))
+                timelineGroup(
+                    group, runs: runs, players: players, pairs: pairs, headingLevel: groups.count > 1 ? 4 : 3))
         }
         return .element("section", [("id", "timeline"), ("aria-labelledby", "timeline-heading")], children)
             + .newline
@@ -269,7 +273,10 @@ public enum ReviewPage {
     }
 
     /// One scenario's pictures on one time scale, then a close-up of its crowded stretch when labels did not fit.
-    static func timelineGroup(_ group: [Int], runs: [Run], players: [Player], headingLevel: Int) -> Markup {
+    static func timelineGroup(
+        _ group: [Int], runs: [Run], players: [Player], pairs: [(before: Int, after: Int, diff: RunDiff)],
+        headingLevel: Int
+    ) -> Markup {
         let end = group.map { timelineEnd(runs[$0].report.run.timeline) }.max() ?? 1
         let overview = 0...max(end, 0.5)
         var crowded: [ClosedRange<Double>] = []
@@ -278,7 +285,7 @@ public enum ReviewPage {
                 drawing(runs[index], index: index, window: overview, players: players, kind: "overview")
                 .render().crowded
         }
-        let difference = differenceWindow(group: group, runs: runs, overview: overview)
+        let difference = differenceWindow(group: group, pairs: pairs, overview: overview)
         let closeUp = difference?.window ?? closeUpWindow(crowded, overview: overview)
         var html = Markup.none
         for index in group {

@@ -32,4 +32,3 @@ extension RunReport {
         return lines.joined(separator: "\n") + "\n\n"
     }
 }
-

@@ -120,11 +120,15 @@ import Testing
         // JUnit: the test case's name and the failure's message.
         let junit = outputs[2].text
         #expect(junit.contains("name=\"check \(e)\""))
-        #expect(junit.contains("message=\"exactly 1 announcement matching &quot;&lt;/title&gt;&lt;script&gt;x&lt;/script&gt;&quot;\""))
+        #expect(
+            junit.contains(
+                "message=\"exactly 1 announcement matching &quot;&lt;/title&gt;&lt;script&gt;x&lt;/script&gt;&quot;\""))
         // Parsed back, the text is the probe itself.
         let root = try PageParser.parse(page)
         #expect(root.all("strong").contains { $0.allText == "check \(Self.probe)" })
-        #expect(root.all("svg").contains { $0.attributes["aria-label"]?.hasPrefix("Before \(Self.probe) timeline") == true })
+        #expect(
+            root.all("svg").contains { $0.attributes["aria-label"]?.hasPrefix("Before \(Self.probe) timeline") == true }
+        )
     }
 
     @Test func jsonOutputsCarryTheProbeIntact() throws {

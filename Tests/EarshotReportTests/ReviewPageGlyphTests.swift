@@ -47,7 +47,8 @@ struct ReviewPageGlyphTests {
         "Sources/EarshotReport/ReviewPage.swift", "Sources/EarshotReport/ReviewPage+Diff.swift",
         "Sources/EarshotReport/ReviewPage+Lanes.swift", "Sources/EarshotReport/ReviewPage+Render.swift",
         "Sources/EarshotReport/ReviewPage+Report.swift", "Sources/EarshotReport/ReviewPage+SVG.swift",
-        "Sources/EarshotReport/ReviewPage+Style.swift", "Sources/EarshotReport/RunDiff.swift", "Sources/EarshotReport/Markup.swift",
+        "Sources/EarshotReport/ReviewPage+Style.swift", "Sources/EarshotReport/RunDiff.swift",
+        "Sources/EarshotReport/Markup.swift",
         "Sources/EarshotCore/Timeline+Transcript.swift",
     ]
 
