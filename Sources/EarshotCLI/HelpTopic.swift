@@ -1,3 +1,4 @@
+import EarshotSystem
 import Foundation
 
 /// `earshot help TOPIC`: the project's own documentation pages, printed in the terminal, from the checkout
