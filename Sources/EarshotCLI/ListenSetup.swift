@@ -52,7 +52,7 @@ struct ListenSetup {
         let session = LiveSession(simulation: simulation, player: player, clock: clock)
         let source = try? String(contentsOfFile: document.path, encoding: .utf8)
         let display = ListenDisplay(
-            context: context, simulation: simulation,
+            write: context.writeOutput, simulation: simulation,
             upcoming: ListenDisplay.scriptedLines(of: document, source: source),
             showsStatus: showsStatus)
         if !quiet { session.onSignal = { display.handle($0) } }

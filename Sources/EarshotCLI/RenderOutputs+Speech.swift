@@ -1,6 +1,7 @@
 import EarshotAudio
 import EarshotCore
 import EarshotReport
+import EarshotSystem
 import Foundation
 
 extension RenderOutputs {
@@ -36,7 +37,8 @@ extension RenderOutputs {
             URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("Sounds").path
         }
         let progress = RenderProgress(
-            title: progressTitle ?? wavPath, rate: speech.speech.sampleRate, context: context)
+            title: progressTitle ?? wavPath, rate: speech.speech.sampleRate, environment: context.environment,
+            writeError: context.writeError)
         defer { progress.finish() }
         var rendered = try stage(
             items, to: wavPath, speech: speech.speech,

@@ -9,25 +9,27 @@ import Foundation
 /// A progress line on standard error for renders that take more than a second, only when it is a terminal.
 ///
 /// `rendering out.wav: 42% (12.3s of 29.0s)`, redrawn with a carriage return at most ten times a second and
-/// erased when done. Quiet when stderr is a pipe or file (CI logs, tests), and for renders under a second.
-final class RenderProgress {
+/// erased when done. Quiet when stderr is a pipe or file (CI logs, tests), when `EARSHOT_NO_PROGRESS` is set, and
+/// for renders under a second.
+public final class RenderProgress {
     private let title: String
     private let rate: Int
-    private let context: CommandContext
+    private let writeError: (String) -> Void
     private let enabled: Bool
     private let started = Date()
     private var lastDrawn: Date?
     private var drawn = false
 
-    init(title: String, rate: Int, context: CommandContext) {
+    /// A progress line for `title` at `rate` frames per second, written with `writeError` (standard error).
+    public init(title: String, rate: Int, environment: [String: String], writeError: @escaping (String) -> Void) {
         self.title = title
         self.rate = rate
-        self.context = context
-        enabled = isatty(STDERR_FILENO) == 1 && context.environment["EARSHOT_NO_PROGRESS"] == nil
+        self.writeError = writeError
+        enabled = isatty(STDERR_FILENO) == 1 && environment["EARSHOT_NO_PROGRESS"] == nil
     }
 
     /// Called after each mixed block.
-    func update(done: Int, total: Int) {
+    public func update(done: Int, total: Int) {
         guard enabled, total > 0 else { return }
         let now = Date()
         guard now.timeIntervalSince(started) >= 1 else { return }
@@ -38,13 +40,13 @@ final class RenderProgress {
         let line = String(
             format: "rendering %@: %d%% (%.1fs of %.1fs)", title, percent,
             Double(done) / Double(rate), Double(total) / Double(rate))
-        context.writeError("\r\u{1B}[2K" + line)
+        writeError("\r\u{1B}[2K" + line)
     }
 
     /// Erases the line, if one was drawn.
-    func finish() {
+    public func finish() {
         guard drawn else { return }
         drawn = false
-        context.writeError("\r\u{1B}[2K")
+        writeError("\r\u{1B}[2K")
     }
 }

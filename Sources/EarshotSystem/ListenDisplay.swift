@@ -5,25 +5,29 @@ import EarshotScript
 ///
 /// One line per thing as it happens — a user or app event, a focus move, speech starting, a cut with what cut it —
 /// and, on a terminal, a status line kept at the bottom: what is speaking now, the focused element, and the next
-/// scripted event. Everything runs on the live loop's thread.
-final class ListenDisplay {
-    private let context: CommandContext
+/// scripted event. Everything runs on the live loop's thread. Text goes to `write` (standard output).
+public final class ListenDisplay {
+    private let write: (String) -> Void
     private let simulation: Simulation
     private let upcoming: [(at: Instant, text: String)]
     private let showsStatus: Bool
     private var speaking: String?
     private var statusShown = false
 
-    /// `upcoming`: the script's timed lines, for "next"; `showsStatus`: keep a status line (a terminal).
-    init(context: CommandContext, simulation: Simulation, upcoming: [(at: Instant, text: String)], showsStatus: Bool) {
-        self.context = context
+    /// `write`: where text goes (standard output); `upcoming`: the script's timed lines, for "next";
+    /// `showsStatus`: keep a status line (a terminal).
+    public init(
+        write: @escaping (String) -> Void, simulation: Simulation, upcoming: [(at: Instant, text: String)],
+        showsStatus: Bool
+    ) {
+        self.write = write
         self.simulation = simulation
         self.upcoming = upcoming.sorted { $0.at < $1.at }
         self.showsStatus = showsStatus
     }
 
     /// The script's timed lines as the designer wrote them (from the source file), by time.
-    static func scriptedLines(of document: ScenarioDocument, source: String?) -> [(at: Instant, text: String)] {
+    public static func scriptedLines(of document: ScenarioDocument, source: String?) -> [(at: Instant, text: String)] {
         let lines = source.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
         return document.timeline.map { event in
             let line = event.location.line - 1
@@ -35,7 +39,7 @@ final class ListenDisplay {
     }
 
     /// Shows one signal from the engine.
-    func handle(_ signal: SpeechSignal) {
+    public func handle(_ signal: SpeechSignal) {
         switch signal {
         case .started(let record):
             speaking = record.utterance.shortName
@@ -59,22 +63,22 @@ final class ListenDisplay {
     }
 
     /// Clears the status line before other output.
-    func end() {
-        if statusShown { context.writeOutput("\r\u{1B}[K") }
+    public func end() {
+        if statusShown { write("\r\u{1B}[K") }
         statusShown = false
     }
 
     /// Prints a note (a mode switch, a hint) between live lines.
-    func note(_ text: String) {
+    public func note(_ text: String) {
         end()
-        context.print(text)
+        write(text + "\n")
         status()
     }
 
     private func line(_ text: String) {
         end()
         let stamp = simulation.now.description
-        context.print(String(repeating: " ", count: max(0, 8 - stamp.count)) + stamp + "  " + text)
+        write(String(repeating: " ", count: max(0, 8 - stamp.count)) + stamp + "  " + text + "\n")
         status()
     }
 
@@ -83,7 +87,7 @@ final class ListenDisplay {
         let now = simulation.now
         var parts = ["▶ " + (speaking ?? "silence"), "focus: " + (simulation.focusedID ?? "none")]
         if let next = upcoming.first(where: { $0.at > now }) { parts.append("next \(next.at): \(next.text)") }
-        context.writeOutput("\r\u{1B}[K" + parts.joined(separator: " · "))
+        write("\r\u{1B}[K" + parts.joined(separator: " · "))
         statusShown = true
     }
 
