@@ -15,31 +15,19 @@ extension CompareCommand {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("scripts"), context: context)
         let documents = try ScenarioInputs.parse(paths)
         let speech = try ScenarioInputs.speech(arguments, context: context)
-        var items: [RenderItem] = []
-        for (scriptIndex, document) in documents.enumerated() {
+        var scripts: [(name: String, title: String, runs: [(reader: ScreenReader, run: ScenarioRun)])] = []
+        for document in documents {
             let profile = try ScenarioInputs.profile(for: document, arguments: arguments)
-            if scriptIndex > 0 { items.append(.pause(pairGap)) }
-            let scriptName = URLPath.stem(document.path)
-            for (index, reader) in readers.enumerated() {
-                let run = try ScenarioInputs.run(
-                    document, speech: speech, arguments: arguments, profile: profile.reading(with: reader))
-                if index > 0 { items.append(.pause(gap)) }
-                let spoken = reader.spokenName + "."
-                items.append(.label(documents.count > 1 && index == 0 ? "\(document.header.title). \(spoken)" : spoken))
-                items.append(
-                    .run(name: documents.count > 1 ? "\(scriptName) \(reader.displayName)" : reader.displayName, run))
+            let runs = try readers.map { reader in
+                (
+                    reader,
+                    try ScenarioInputs.run(
+                        document, speech: speech, arguments: arguments, profile: profile.reading(with: reader))
+                )
             }
+            scripts.append((URLPath.stem(document.path), document.header.title, runs))
         }
+        let items = RenderOutputs.readers(scripts)
         return try RenderOutputs.render(items, to: outputPath, speech: speech, context: context)
-    }
-}
-
-extension ScreenReader {
-    /// The name as a spoken label says it (espeak-ng reads "NVDA" letter by letter on its own).
-    var spokenName: String {
-        switch self {
-        case .speechDispatcher: return "Speech dispatcher"
-        default: return displayName
-        }
     }
 }

@@ -13,11 +13,6 @@ public struct CompareCommand: Command {
     /// Creates the command.
     public init() {}
 
-    /// The pause between the before run and "After.".
-    public static let gap = TimeSpan.milliseconds(1_500)
-    /// The pause between two pairs.
-    public static let pairGap = TimeSpan.milliseconds(2_500)
-
     public let signature = CommandSignature(
         name: "compare", summary: "Render before and after into one WAV file: \"Before.\" … \"After.\" …",
         discussion: """
@@ -74,20 +69,14 @@ public struct CompareCommand: Command {
         }
         let documents = try ScenarioInputs.parse(pairs.flatMap { [$0.before, $0.after] })
         let speech = try ScenarioInputs.speech(arguments, context: context)
-        var items: [RenderItem] = []
-        for (index, pair) in pairs.enumerated() {
-            let before = try ScenarioInputs.run(documents[2 * index], speech: speech, arguments: arguments)
-            let after = try ScenarioInputs.run(documents[2 * index + 1], speech: speech, arguments: arguments)
-            if index > 0 { items.append(.pause(pairGap)) }
-            let introduce = pairs.count > 1 && !pair.name.isEmpty
-            let spokenName = pair.name.replacingOccurrences(of: "-", with: " ").capitalized
-            let prefix = pair.name.isEmpty ? "" : pair.name + " "
-            items.append(.label(introduce ? "\(spokenName). Before." : "Before."))
-            items.append(.run(name: prefix + "before", before))
-            items.append(.pause(gap))
-            items.append(.label("After."))
-            items.append(.run(name: prefix + "after", after))
+        let runs = try pairs.enumerated().map { index, pair in
+            (
+                name: pair.name,
+                before: try ScenarioInputs.run(documents[2 * index], speech: speech, arguments: arguments),
+                after: try ScenarioInputs.run(documents[2 * index + 1], speech: speech, arguments: arguments)
+            )
         }
+        let items = RenderOutputs.comparison(runs)
         return try RenderOutputs.render(items, to: outputPath, speech: speech, context: context)
     }
 }
