@@ -66,13 +66,3 @@ public struct RenderCommand: Command {
             + rendered.jsonLinesPath
     }
 }
-
-/// Small path helpers.
-enum URLPath {
-    /// `before-search` for `Scripts/announcement-spam/before-search.earshot`.
-    static func stem(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
-}
