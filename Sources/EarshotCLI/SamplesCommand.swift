@@ -66,7 +66,8 @@ public struct SamplesCommand: Command {
                 produced.append(folder.isEmpty ? file : folder + "/" + file)
             }
         }
-        try AtomicFile.write(SamplesIndex.markdown(paths: paths, documents: documents, root: root), to: target + "/README.md")
+        try AtomicFile.write(
+            SamplesIndex.markdown(paths: paths, documents: documents, root: root), to: target + "/README.md")
         produced.append("README.md")
         try AtomicFile.write(produced.sorted().joined(separator: "\n") + "\n", to: target + "/" + Self.manifestName)
         produced.append(Self.manifestName)
