@@ -89,30 +89,15 @@ public struct CheckCommand: Command {
         }
         let checkReport = CheckReport(reports, golden: golden)
         try outputs.finish(checkReport, context: context)
-        let failedChecks = reports.flatMap(\.checks).filter { !$0.passed }.count
-        let totalChecks = reports.flatMap(\.checks).count
-        let unexpected = reports.filter { !$0.matchesVariant }
         let changed = checkReport.changedTranscripts.count
         let printsText = outputs.printsText
         let print: (String) -> Void = { line in if printsText { context.print(line) } }
-        let transcripts = changed == 0 ? "" : "; \(changed) transcript\(changed == 1 ? "" : "s") changed"
-        print(
-            "\(reports.count) script\(reports.count == 1 ? "" : "s"): \(totalChecks - failedChecks) of "
-                + "\(totalChecks) checks pass\(transcripts)")
+        print(checkReport.summaryLine)
         if expectVariants {
-            for report in unexpected {
-                context.printError(
-                    "\(report.run.document.path): a \(report.run.document.header.variant.rawValue) script "
-                        + (report.run.document.header.variant == .before
-                            ? "must fail at least one check, and every check passed"
-                            : "must pass every check"))
-            }
-            print(
-                unexpected.isEmpty
-                    ? "as expected: every before script fails a check and every after script passes all"
-                    : "\(unexpected.count) script(s) did not behave as their variant says")
-            return unexpected.isEmpty && changed == 0 ? ExitCode.success : ExitCode.failure
+            for script in checkReport.unexpectedVariants { context.printError(CheckReport.variantProblem(script)) }
+            print(checkReport.variantsLine)
+            return checkReport.unexpectedVariants.isEmpty && changed == 0 ? ExitCode.success : ExitCode.failure
         }
-        return failedChecks == 0 && changed == 0 ? ExitCode.success : ExitCode.failure
+        return checkReport.failedChecks == 0 && changed == 0 ? ExitCode.success : ExitCode.failure
     }
 }
