@@ -25,9 +25,11 @@ let package = Package(
             name: "EarshotSystem",
             dependencies: ["CEarshot", "EarshotCore", "EarshotScript", "EarshotAudio"]
         ),
+        // Benchmark workloads and measuring in child processes; the `bench` command wires it.
+        .target(name: "EarshotBench", dependencies: ["EarshotCore"]),
         .target(
             name: "EarshotCLI",
-            dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem"]
+            dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem", "EarshotBench"]
         ),
         .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
         .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
@@ -40,6 +42,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EarshotCLITests", dependencies: ["EarshotCLI", "EarshotSystem", "EarshotCore", "EarshotScript"]),
+        .testTarget(name: "EarshotBenchTests", dependencies: ["EarshotBench", "EarshotCore"]),
         .testTarget(
             name: "EarshotTestingTests",
             dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]
