@@ -39,7 +39,8 @@ public struct ChildUsage: Sendable, Equatable {
         defer { for pointer in argv { free(pointer) } }
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { _, given in given }
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.sorted { $0.key < $1.key }.map { strdup("\($0)=\($1)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            variables.sorted { $0.key < $1.key }.map { strdup("\($0)=\($1)") } + [nil]
         defer { for pointer in envp { free(pointer) } }
         let clock = ContinuousClock()
         let started = clock.now

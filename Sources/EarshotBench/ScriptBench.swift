@@ -77,7 +77,8 @@ public struct ScriptBench: Sendable {
         }
         var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
         if stopwatchSeconds > 0 {
-            let script = try runner.write(ScalingWorkload.stopwatch(seconds: stopwatchSeconds), named: "stopwatch.earshot")
+            let script = try runner.write(
+                ScalingWorkload.stopwatch(seconds: stopwatchSeconds), named: "stopwatch.earshot")
             progress("stopwatch \(stopwatchSeconds) s check, cold and warm")
             cache.append(try coldAndWarm("check of a \(stopwatchSeconds) s stopwatch", ["check", "--quiet", script]))
             progress("stopwatch \(stopwatchSeconds) s render")

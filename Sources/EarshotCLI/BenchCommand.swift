@@ -125,12 +125,14 @@ public struct BenchCommand: Command {
         let run = try ScenarioInputs.run(try ScenarioInputs.parse(paths)[0], speech: speech, arguments: arguments)
         let narrator = RenderOutputs.narratorVoice(speech)
         var phrases = run.timeline.utterances.filter { $0.heardFrames > 0 && !$0.heardText.isEmpty }.map {
-            PhraseList.Phrase(text: speech.speech.speechText(for: $0.heardText, voice: $0.voice).spoken, voice: $0.voice)
+            PhraseList.Phrase(
+                text: speech.speech.speechText(for: $0.heardText, voice: $0.voice).spoken, voice: $0.voice)
         }
         for event in run.timeline.events {
             if case .media(let track, let heard) = event.kind, heard {
                 phrases += track.narration.map {
-                    PhraseList.Phrase(text: speech.speech.speechText(for: $0.text, voice: narrator).spoken, voice: narrator)
+                    PhraseList.Phrase(
+                        text: speech.speech.speechText(for: $0.text, voice: narrator).spoken, voice: narrator)
                 }
             }
         }

@@ -22,10 +22,11 @@ public enum RawEspeakReference {
     }
 
     /// Synthesizes every phrase in full, in order, with the voice profile given for it. `voicesDirectory` is
-    /// the Voices folder whose custom variants a profile may name (as for ``EspeakSynthesizer/shared(voicesDirectory:)``).
-    public static func speak(_ phrases: [(text: String, voice: VoiceProfile)], voicesDirectory: String?) throws(EspeakError)
-        -> Result
-    {
+    /// the Voices folder whose custom variants a profile may name (as for
+    /// ``EspeakSynthesizer/shared(voicesDirectory:)``).
+    public static func speak(
+        _ phrases: [(text: String, voice: VoiceProfile)], voicesDirectory: String?
+    ) throws(EspeakError) -> Result {
         let folder = try EspeakDataFolder.prepare(voicesDirectory: voicesDirectory)
         // espeak-ng's synthesis needs a deep stack; the thread is the process's espeak-ng owner from here on.
         let owner = OwnerThread(name: "earshot.raw-espeak", stackSize: 4 << 20)

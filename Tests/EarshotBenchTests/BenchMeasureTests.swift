@@ -51,6 +51,8 @@ struct BenchMeasureTests {
         #expect(throws: BenchError.self) {
             _ = try ChildUsage.measure("/nonexistent/earshot", [], errorPath: "/dev/null")
         }
-        #expect(throws: BenchError.self) { _ = try BenchRunner(executable: "/nonexistent/earshot", voicesDirectory: nil) }
+        #expect(throws: BenchError.self) {
+            _ = try BenchRunner(executable: "/nonexistent/earshot", voicesDirectory: nil)
+        }
     }
 }

@@ -43,7 +43,9 @@ struct BenchReferenceTests {
         // before (the reason Earshot isolates), so they agree within a fifth, not to the frame.
         let synthesizer = try EspeakSynthesizer.shared()
         let isolated = try texts.map { try synthesizer.synthesize($0, voice: .standard).frameCount }.reduce(0, +)
-        #expect(Double(frames) > Double(isolated) * 0.8 && Double(frames) < Double(isolated) * 1.2, "\(frames) vs \(isolated)")
+        #expect(
+            Double(frames) > Double(isolated) * 0.8 && Double(frames) < Double(isolated) * 1.2,
+            "\(frames) vs \(isolated)")
     }
 
     @Test(arguments: [
