@@ -8,6 +8,8 @@ public enum BenchTable {
     public static let checkTarget = 1.1
     /// How much faster a check with a warm cache must be than a cold one.
     public static let warmTarget = 10.0
+    /// How much faster a folder run on two jobs must be than on one.
+    public static let parallelTarget = 1.7
 
     /// The per-script table, the cache lines and the stopwatch line.
     public static func scripts(_ result: ScriptBench.Result) -> String {
@@ -48,6 +50,21 @@ public enum BenchTable {
                 })
             text += "cold: an empty cache; warm: the cache the cold run filled; target: warm ≥ "
             text += format(warmTarget, 0) + "× faster\n"
+        }
+        if !result.parallel.isEmpty {
+            text += "\n"
+            text += aligned(
+                [
+                    "parallel synthesis", "1 job wall s", "\(result.jobs) jobs wall s", "faster", "1 job CPU s",
+                    "\(result.jobs) jobs CPU s",
+                ],
+                result.parallel.map { row in
+                    [
+                        row.name, format(row.one.wall, 3), format(row.many.wall, 3), ratio(row.one.wall, row.many.wall),
+                        format(row.one.cpu, 3), format(row.many.cpu, 3),
+                    ]
+                })
+            text += "each with an empty cache; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
         }
         if let stopwatch = result.stopwatch {
             text += "\n"

@@ -30,12 +30,26 @@ public struct ScriptBench: Sendable {
         public var warm: ChildUsage
     }
 
+    /// A command run on one job and on several, each with an empty cache.
+    public struct ParallelRow: Sendable {
+        /// What was measured.
+        public var name: String
+        /// With `--jobs 1`.
+        public var one: ChildUsage
+        /// With `--jobs` ``ScriptBench/jobs``.
+        public var many: ChildUsage
+    }
+
     /// Everything one `earshot bench` measured.
     public struct Result: Sendable {
         /// One row per script.
         public var rows: [Row]
         /// Cold and warm checks.
         public var cache: [CacheRow]
+        /// One job against ``ScriptBench/jobs``.
+        public var parallel: [ParallelRow]
+        /// The jobs of the parallel runs.
+        public var jobs: Int
         /// The stopwatch render (nil when skipped) and the raw reference of its heard text.
         public var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
     }
@@ -44,15 +58,19 @@ public struct ScriptBench: Sendable {
     public var runner: BenchRunner
     /// Rounds per measurement; the median counts.
     public var rounds = 3
+    /// The jobs the parallel runs use against one.
+    public var jobs = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     /// Creates a benchmark on a runner.
     public init(runner: BenchRunner) {
         self.runner = runner
     }
 
-    /// Measures `scripts` (paths; `name(path)` for the table) and a `stopwatchSeconds` stopwatch (0: none).
+    /// Measures `scripts` (paths; `name(path)` for the table) and a `stopwatchSeconds` stopwatch (0: none);
+    /// with `samplesOf` (a Scripts folder), also `earshot samples` of it on one job and on ``jobs``.
     public func run(
-        _ scripts: [String], name: (String) -> String, stopwatchSeconds: Int, progress: (String) -> Void = { _ in }
+        _ scripts: [String], name: (String) -> String, stopwatchSeconds: Int, samplesOf scriptsFolder: String? = nil,
+        progress: (String) -> Void = { _ in }
     ) throws(BenchError) -> Result {
         var rows: [Row] = []
         for (index, script) in scripts.enumerated() {
@@ -75,6 +93,18 @@ public struct ScriptBench: Sendable {
             progress("check of \(scripts.count) scripts, cold and warm")
             cache.append(try coldAndWarm("check of \(scripts.count) scripts", ["check", "--quiet"] + scripts))
         }
+        var parallel: [ParallelRow] = []
+        if scripts.count > 1 {
+            progress("check of \(scripts.count) scripts on 1 and \(jobs) jobs")
+            parallel.append(try oneAndMany("check of \(scripts.count) scripts", ["check", "--quiet"] + scripts))
+        }
+        if let scriptsFolder {
+            progress("samples of \(scriptsFolder) on 1 and \(jobs) jobs")
+            parallel.append(
+                try oneAndMany(
+                    "samples of \(scripts.count) scripts",
+                    ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"]))
+        }
         var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
         if stopwatchSeconds > 0 {
             let script = try runner.write(
@@ -87,7 +117,7 @@ public struct ScriptBench: Sendable {
             let render = try runner.earshot(["render", "-o", wav, script], cache: try runner.newCache())
             stopwatch = (stopwatchSeconds, render, try runner.raw(list), Self.seconds(ofWAV: wav))
         }
-        return Result(rows: rows, cache: cache, stopwatch: stopwatch)
+        return Result(rows: rows, cache: cache, parallel: parallel, jobs: jobs, stopwatch: stopwatch)
     }
 
     /// `arguments` run with a new cache, then with the same cache again; `rounds` pairs, medians. A check's
@@ -101,6 +131,20 @@ public struct ScriptBench: Sendable {
             warm.append(try runner.earshot(arguments, cache: folder, accepted: [0, 1]))
         }
         return CacheRow(name: name, cold: BenchRunner.median(cold), warm: BenchRunner.median(warm))
+    }
+
+    /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `rounds` pairs, medians.
+    func oneAndMany(_ name: String, _ arguments: [String]) throws(BenchError) -> ParallelRow {
+        var one: [ChildUsage] = []
+        var many: [ChildUsage] = []
+        for _ in 0..<rounds {
+            one.append(
+                try runner.earshot(arguments + ["--jobs", "1"], cache: try runner.newCache(), accepted: [0, 1]))
+            many.append(
+                try runner.earshot(
+                    arguments + ["--jobs", String(jobs)], cache: try runner.newCache(), accepted: [0, 1]))
+        }
+        return ParallelRow(name: name, one: BenchRunner.median(one), many: BenchRunner.median(many))
     }
 
     /// Seconds of audio in one of Earshot's WAVs (mono 16-bit, the canonical 44-byte header), 0 when unreadable.

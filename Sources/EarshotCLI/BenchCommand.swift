@@ -69,11 +69,13 @@ public struct BenchCommand: Command {
             return ExitCode.success
         }
         var words = arguments.arguments("path")
+        var samplesOf: String?
         if words.isEmpty {
             guard let scripts = ScenarioInputs.scriptsFolder() else {
                 throw CommandFailure("no Scripts/ folder here or above; name the scripts to time")
             }
             words = [scripts]
+            samplesOf = scripts
         }
         guard let seconds = Int(arguments.value("stopwatch") ?? "3600"), seconds >= 0 else {
             throw UsageError("--stopwatch takes whole seconds")
@@ -87,7 +89,7 @@ public struct BenchCommand: Command {
         bench.rounds = rounds
         let result = try bench.run(
             paths, name: { $0.split(separator: "/").suffix(2).joined(separator: "/") }, stopwatchSeconds: seconds,
-            progress: progress)
+            samplesOf: samplesOf, progress: progress)
         context.writeOutput(BenchTable.scripts(result))
         return ExitCode.success
     }
