@@ -28,9 +28,13 @@ let package = Package(
         // The reports: check text, JSON, SARIF, JUnit, the review page and the mix plan. No System: reports
         // never touch espeak-ng or ALSA themselves.
         .target(name: "EarshotReport", dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio"]),
+        // Benchmark workloads and measuring in child processes; the `bench` command wires it.
+        .target(name: "EarshotBench", dependencies: ["EarshotCore"]),
         .target(
             name: "EarshotCLI",
-            dependencies: ["EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem", "EarshotReport"]
+            dependencies: [
+                "EarshotCore", "EarshotScript", "EarshotAudio", "EarshotSystem", "EarshotReport", "EarshotBench",
+            ]
         ),
         .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
         .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
@@ -49,6 +53,7 @@ let package = Package(
             name: "EarshotCLITests",
             dependencies: ["EarshotCLI", "EarshotReport", "EarshotSystem", "EarshotCore", "EarshotScript"]
         ),
+        .testTarget(name: "EarshotBenchTests", dependencies: ["EarshotBench", "EarshotCore"]),
         .testTarget(
             name: "EarshotTestingTests",
             dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]

@@ -1,3 +1,4 @@
+import EarshotBench
 import EarshotCLI
 import Foundation
 import Testing
@@ -5,25 +6,16 @@ import Testing
 /// `earshot bench --scaling`: the generated workloads run in child processes, the table, and the fitted exponent.
 @Suite("scaling benchmark")
 struct ScalingBenchTests {
-    @Test(arguments: [0.5, 1.0, 2.0, 3.0])
-    func theFitRecoversTheExponentOfExactPowers(power: Double) throws {
-        let points = [10, 20, 40, 80].map { size in (size: size, cost: 0.2 + 0.001 * pow(Double(size), power)) }
-        let exponent = try #require(ScalingFit.exponent(points, baseline: 0.2, floor: 1e-9))
-        #expect(abs(exponent - power) < 1e-6)
-    }
-
-    @Test func theFitNeedsTwoDistinctSizes() {
-        #expect(ScalingFit.exponent([(size: 10, cost: 1)]) == nil)
-        #expect(ScalingFit.exponent([(size: 10, cost: 1), (size: 10, cost: 2)]) == nil)
-    }
-
     @Test func aQuickRunPrintsARowPerSizeAndAnExponentPerWorkload() throws {
         try #require(EarshotBinary.path != nil, "the earshot executable is built next to the tests")
         let result = try EarshotBinary.run(["bench", "--scaling", "--quick", "--workload", "stopwatch,swiping"])
         #expect(result.status == 0, "stderr: \(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         let header = try #require(lines.first)
-        for column in ["check wall s", "check CPU s", "check MB", "render CPU s", "render MB", "render/raw"] {
+        for column in [
+            "check wall s", "check CPU s", "check MB", "warm check s", "render CPU s", "render MB", "warm render s",
+            "raw CPU s", "render/raw",
+        ] {
             #expect(header.contains(column))
         }
         let rows = lines.filter { $0.hasPrefix("stopwatch ") || $0.hasPrefix("swiping ") }
@@ -31,13 +23,14 @@ struct ScalingBenchTests {
         #expect(rows.count == 8, "\(result.output)")
         for row in rows.prefix(6) {
             let cells = row.split(separator: " ", omittingEmptySubsequences: true)
-            #expect(cells.count == 11, "\(row)")
+            #expect(cells.count == 13, "\(row)")
             #expect(cells.dropFirst().dropLast(2).allSatisfy { Double($0) != nil }, "\(row)")
         }
         #expect(rows.prefix(3).map { $0.split(separator: " ")[1] } == ["10", "20", "40"])
         #expect(lines.contains { $0.hasPrefix("start-up ") })
-        // Header, rule, start-up, 6 sizes; the fit's title, header, rule and 2 workloads; nothing else.
-        #expect(lines.count == 14, "\(result.output)")
+        // Header, rule, start-up, 6 sizes, the legend; the fit's title, header, rule and 2 workloads; nothing
+        // else (blank lines are not counted).
+        #expect(lines.count == 15, "\(result.output)")
         for fit in rows.suffix(2) {
             let cells = fit.split(separator: " ", omittingEmptySubsequences: true)
             #expect(cells.dropFirst().prefix(4).allSatisfy { Double($0) != nil }, "\(fit)")
@@ -76,9 +69,9 @@ struct ScalingBenchTests {
 
                     """
             })
-        let speech = try ScenarioInputs.speech(ParsedArguments(command: "bench"), context: CapturedContext().context)
-        let result = try BenchCommand.scaling(
-            [fixture], sizes: \.sizes, executable: executable, speech: speech)
+        let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
+        defer { runner.removeScratch() }
+        let result = try ScalingBench(runner: runner).run([fixture], sizes: \.sizes)
         let fit = try #require(result.fits.first)
         let exponent = try #require(fit.checkCPU)
         // CPU time of small runs on a busy machine is noisy (a squared fixture has measured 2.2 and 2.8): the two
@@ -89,7 +82,7 @@ struct ScalingBenchTests {
         } else {
             #expect(exponent < 1.6, "check CPU exponent \(exponent)")
         }
-        let table = BenchCommand.scalingTable(result.rows, fits: result.fits, baseline: result.baseline)
+        let table = BenchTable.scaling(result)
         if squared { #expect(table.contains("SUPERLINEAR: ")) }
     }
 }

@@ -16,8 +16,19 @@ public struct ChildUsage: Sendable, Equatable {
     /// The exit status (128 + signal when killed by one).
     public var status: Int32
 
-    /// Runs `executable` with `arguments`, stdout to /dev/null and stderr to `errorPath`, and waits for it.
-    public static func measure(_ executable: String, _ arguments: [String], errorPath: String) throws -> ChildUsage {
+    /// Creates a measurement.
+    public init(wall: Double, cpu: Double, peakKilobytes: Int, status: Int32) {
+        self.wall = wall
+        self.cpu = cpu
+        self.peakKilobytes = peakKilobytes
+        self.status = status
+    }
+
+    /// Runs `executable` with `arguments`, stdout to /dev/null and stderr to `errorPath`, and waits for it;
+    /// `environment` replaces or adds variables of this process's environment for the child.
+    public static func measure(
+        _ executable: String, _ arguments: [String], errorPath: String, environment: [String: String] = [:]
+    ) throws -> ChildUsage {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -26,18 +37,23 @@ public struct ChildUsage: Sendable, Equatable {
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, given in given }
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            variables.sorted { $0.key < $1.key }.map { strdup("\($0)=\($1)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         let clock = ContinuousClock()
         let started = clock.now
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else {
-            throw CommandFailure("\(executable): cannot start it: \(String(cString: strerror(spawned)))")
+            throw BenchError("\(executable): cannot start it: \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
             guard errno == EINTR else {
-                throw CommandFailure("\(executable): cannot wait for it: \(String(cString: strerror(errno)))")
+                throw BenchError("\(executable): cannot wait for it: \(String(cString: strerror(errno)))")
             }
         }
         let wall = clock.now - started

@@ -27,7 +27,7 @@ public struct ScalingWorkload: Sendable {
     public static let all: [ScalingWorkload] = [
         ScalingWorkload(
             name: "stopwatch", unit: "s", sizes: [60, 240, 960, 3600, 14_400], quickSizes: [10, 20, 40],
-            script: BenchCommand.stopwatchScript(seconds:)),
+            script: stopwatch(seconds:)),
         ScalingWorkload(
             name: "countdown", unit: "s", sizes: [60, 240, 960, 3600, 14_400], quickSizes: [10, 20, 40],
             script: countdown(seconds:)),
@@ -44,6 +44,25 @@ public struct ScalingWorkload: Sendable {
             name: "rapid", unit: "events", sizes: [100, 400, 1600, 6400, 25_600], quickSizes: [20, 40, 80],
             script: rapid(events:)),
     ]
+
+    /// A focused `updatesFrequently` stopwatch, polled every second, for `seconds`.
+    public static func stopwatch(seconds: Int) -> String {
+        """
+        title    "A stopwatch focused for \(seconds) seconds"
+        pattern  updates-frequently
+        variant  after
+        profile  voiceover
+        poll     1s
+
+        screen Stopwatch
+          text   stopwatch "00:00:00"  trait updatesFrequently
+
+        at 0s       every 1s for \(seconds)s set stopwatch label "{clock}"
+        at 0.5s     focus stopwatch
+        wait 1s
+
+        """
+    }
 
     /// A countdown announced every second (the announcement-spam "before"), for `seconds`.
     static func countdown(seconds: Int) -> String {
@@ -131,7 +150,7 @@ public struct ScalingWorkload: Sendable {
     }
 
     /// `events` announcements 50 ms apart: each cuts the one before.
-    static func rapid(events: Int) -> String {
+    public static func rapid(events: Int) -> String {
         """
         title    "\(events) announcements 50 ms apart"
         pattern  announcement-spam

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Runs the `earshot` executable being measured, and the raw espeak-ng reference, as child processes, each
+/// measured alone by the kernel (wall, CPU of the child and everything it waited for, peak memory).
+///
+/// Whole processes on both sides: Earshot's speech is synthesized in worker processes, so only a child's own
+/// `rusage` holds all of its cost, and the reference pays the same process start-up and espeak-ng
+/// initialization as the render it is compared with. Every Earshot child gets a cache folder of its own
+/// (``cacheVariable``), empty for a cold run, so nothing a user's earlier runs cached takes part.
+public struct BenchRunner: Sendable {
+    /// The environment variable that points Earshot's phrase cache at a folder.
+    public static let cacheVariable = "EARSHOT_CACHE_DIR"
+
+    /// The `earshot` executable measured (the reference runs through it too: `bench --raw`).
+    public var executable: String
+    /// Arguments every child gets (`--voices DIR` when a voices folder is in use).
+    public var commonArguments: [String]
+    /// A folder for scripts, phrase lists, outputs and caches, removed by ``removeScratch()``.
+    public let scratch: String
+
+    /// Creates a runner with a new scratch folder.
+    public init(executable: String, voicesDirectory: String?) throws(BenchError) {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw BenchError("\(executable): not an executable earshot")
+        }
+        self.executable = executable
+        commonArguments = voicesDirectory.map { ["--voices", $0] } ?? []
+        scratch = NSTemporaryDirectory() + "earshot-bench-" + UUID().uuidString
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw BenchError("\(scratch): cannot create the benchmark's scratch folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes the scratch folder and everything in it.
+    public func removeScratch() {
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    /// A new, empty cache folder inside the scratch folder.
+    public func newCache() throws(BenchError) -> String {
+        let path = scratch + "/cache-" + UUID().uuidString
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw BenchError("\(path): cannot create a cache folder: \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    /// Writes `text` to a file in the scratch folder and returns its path.
+    public func write(_ text: String, named name: String) throws(BenchError) -> String {
+        let path = scratch + "/" + name
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw BenchError("\(path): cannot write it: \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    /// Runs `earshot ARGUMENTS` with the phrase cache in `cache`, and fails unless it exits with one of `accepted`.
+    public func earshot(_ arguments: [String], cache: String, accepted: Set<Int32> = [0]) throws(BenchError)
+        -> ChildUsage
+    {
+        let errors = scratch + "/stderr"
+        let usage: ChildUsage
+        do {
+            usage = try ChildUsage.measure(
+                executable, arguments + commonArguments, errorPath: errors,
+                environment: [Self.cacheVariable: cache])
+        } catch let error as BenchError {
+            throw error
+        } catch {
+            throw BenchError("\(executable): \(error)")
+        }
+        guard accepted.contains(usage.status) else {
+            let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw BenchError(
+                "earshot \(arguments.joined(separator: " ")) exited with status \(usage.status): "
+                    + text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return usage
+    }
+
+    /// The heard phrases of `script`, written by a child (`bench --heard-phrases`) to a file; returns its path.
+    public func heardPhrases(of script: String, named name: String) throws(BenchError) -> String {
+        let list = scratch + "/" + name + ".phrases"
+        _ = try earshot(["bench", "--heard-phrases", list, script], cache: try newCache())
+        return list
+    }
+
+    /// The raw espeak-ng reference speaking the phrase file at `list`, in a child (`bench --raw`).
+    public func raw(_ list: String) throws(BenchError) -> ChildUsage {
+        try earshot(["bench", "--raw", list], cache: scratch)
+    }
+
+    /// The median of `values` (the mean of the middle two for an even count); 0 for none.
+    public static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The median wall time, CPU time and peak memory of `usages` (each taken on its own), with the worst status.
+    public static func median(_ usages: [ChildUsage]) -> ChildUsage {
+        let peaks = usages.map(\.peakKilobytes).sorted()
+        return ChildUsage(
+            wall: median(usages.map(\.wall)), cpu: median(usages.map(\.cpu)),
+            peakKilobytes: peaks.isEmpty ? 0 : peaks[peaks.count / 2], status: usages.map(\.status).max() ?? 0)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// The text tables `earshot bench` prints.
+public enum BenchTable {
+    /// The targets the tables are read against, printed under them.
+    public static let renderTarget = 1.05
+    /// A long script's cold check against the synthesis it needs.
+    public static let checkTarget = 1.1
+    /// How much faster a check with a warm cache must be than a cold one.
+    public static let warmTarget = 10.0
+    /// How much faster a folder run on two jobs must be than on one.
+    public static let parallelTarget = 1.7
+
+    /// The per-script table, the cache lines and the stopwatch line.
+    public static func scripts(_ result: ScriptBench.Result) -> String {
+        let header = [
+            "script", "audio s", "render wall s", "render CPU s", "raw wall s", "raw CPU s", "wall/raw", "CPU/raw",
+        ]
+        func line(_ name: String, _ audio: Double, _ render: ChildUsage, _ raw: ChildUsage) -> [String] {
+            [
+                name, format(audio, 2), format(render.wall, 3), format(render.cpu, 3), format(raw.wall, 3),
+                format(raw.cpu, 3), ratio(render.wall, raw.wall), ratio(render.cpu, raw.cpu),
+            ]
+        }
+        var lines = result.rows.map { line($0.name, $0.audio, $0.render, $0.raw) }
+        func sum(_ usages: [ChildUsage]) -> ChildUsage {
+            ChildUsage(
+                wall: usages.map(\.wall).reduce(0, +), cpu: usages.map(\.cpu).reduce(0, +),
+                peakKilobytes: usages.map(\.peakKilobytes).max() ?? 0, status: 0)
+        }
+        if result.rows.count > 1 {
+            lines.append(
+                line(
+                    "total", result.rows.map(\.audio).reduce(0, +), sum(result.rows.map(\.render)),
+                    sum(result.rows.map(\.raw))))
+        }
+        var text = aligned(header, lines)
+        text += "render: a child process rendering the script to a WAV with an empty phrase cache; raw: a child "
+        text += "process speaking the text that render made heard with plain in-process espeak-ng; medians of "
+        text += "paired runs; target: render ≤ " + format(renderTarget, 2) + "× raw\n"
+        if !result.cache.isEmpty {
+            text += "\n"
+            text += aligned(
+                ["phrase cache", "cold wall s", "cold CPU s", "warm wall s", "warm CPU s", "faster (wall)"],
+                result.cache.map { row in
+                    [
+                        row.name, format(row.cold.wall, 3), format(row.cold.cpu, 3), format(row.warm.wall, 3),
+                        format(row.warm.cpu, 3), ratio(row.cold.wall, row.warm.wall),
+                    ]
+                })
+            text += "cold: an empty cache; warm: the cache the cold run filled; target: warm ≥ "
+            text += format(warmTarget, 0) + "× faster\n"
+        }
+        if !result.parallel.isEmpty {
+            text += "\n"
+            text += aligned(
+                [
+                    "parallel synthesis", "1 job wall s", "\(result.jobs) jobs wall s", "faster", "1 job CPU s",
+                    "\(result.jobs) jobs CPU s",
+                ],
+                result.parallel.map { row in
+                    [
+                        row.name, format(row.one.wall, 3), format(row.many.wall, 3), ratio(row.one.wall, row.many.wall),
+                        format(row.one.cpu, 3), format(row.many.cpu, 3),
+                    ]
+                })
+            text += "each with an empty cache; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
+        }
+        if let stopwatch = result.stopwatch {
+            text += "\n"
+            text += "stopwatch \(stopwatch.seconds) s render (cold): \(format(stopwatch.audio, 1)) s of audio in "
+            text += "\(format(stopwatch.render.wall, 2)) s wall, \(format(stopwatch.render.cpu, 2)) s CPU "
+            text +=
+                "(\(ratio(stopwatch.render.cpu, stopwatch.raw.cpu)) raw espeak-ng's \(format(stopwatch.raw.cpu, 2)) s), "
+            text += "peak memory \(stopwatch.render.peakKilobytes / 1024) MB\n"
+        }
+        return text
+    }
+
+    /// The scaling table: one line per workload size, then one line of fitted exponents per workload.
+    public static func scaling(_ result: ScalingBench.Result) -> String {
+        let header = [
+            "workload", "size", "check wall s", "check CPU s", "check MB", "warm check s", "render wall s",
+            "render CPU s", "render MB", "warm render s", "raw CPU s", "check/raw", "render/raw",
+        ]
+        func line(_ row: ScalingBench.Row) -> [String] {
+            [
+                row.workload, String(row.size), format(row.check.wall, 2), format(row.check.cpu, 2),
+                String(row.check.peakKilobytes / 1024), format(row.warmCheck.wall, 2), format(row.render.wall, 2),
+                format(row.render.cpu, 2), String(row.render.peakKilobytes / 1024), format(row.warmRender.wall, 2),
+                format(row.raw.cpu, 2), ratio(row.check.cpu, row.raw.cpu), ratio(row.render.cpu, row.raw.cpu),
+            ]
+        }
+        var text = aligned(header, [line(result.baseline)] + result.rows.map(line))
+        text += "check and render with an empty phrase cache, warm: again with the cache filled; raw: plain "
+        text += "espeak-ng speaking the heard text in a child process (start-up included on both sides)\n"
+        text += "\nfitted exponent of cost above start-up over sizes (1 = linear, 2 = quadratic; over "
+        text += format(ScalingFit.linearLimit, 1) + " is flagged):\n"
+        func exponent(_ value: Double?) -> String { value.map { format($0, 2) } ?? "—" }
+        let fitLines = result.fits.map { fit in
+            [
+                fit.workload, exponent(fit.checkCPU), exponent(fit.checkMemory), exponent(fit.renderCPU),
+                exponent(fit.renderMemory),
+                fit.superlinear.isEmpty ? "linear" : "SUPERLINEAR: " + fit.superlinear.joined(separator: ", "),
+            ]
+        }
+        text += aligned(["workload", "check CPU", "check MB", "render CPU", "render MB", "verdict"], fitLines)
+        return text
+    }
+
+    static func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+    static func ratio(_ cost: Double, _ reference: Double) -> String {
+        reference > 0 ? format(cost / reference, 2) + "×" : "—"
+    }
+
+    /// Columns padded to their widest cell: the first left-aligned, the rest right-aligned (a last `verdict`
+    /// column left-aligned); no trailing spaces.
+    static func aligned(_ header: [String], _ lines: [[String]]) -> String {
+        let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
+        func row(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 || column == cells.count - 1 && header.last == "verdict" ? cell + pad : pad + cell
+            }.joined(separator: "  ").replacing(/\s+$/, with: "")
+        }
+        return ([row(header), row(widths.map { String(repeating: "-", count: $0) })] + lines.map(row))
+            .joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// `earshot bench --scaling`: generated workloads of growing size, each run by `earshot check` and
+/// `earshot render` in child processes with a cold cache and again warm, against raw espeak-ng speaking the
+/// heard text in a child of its own, with the fitted growth exponent per workload.
+public struct ScalingBench: Sendable {
+    /// One workload size's measurements.
+    public struct Row: Sendable {
+        /// The workload's name.
+        public var workload: String
+        /// The size (in the workload's unit).
+        public var size: Int
+        /// `earshot check` of the script, with an empty cache.
+        public var check: ChildUsage
+        /// `earshot render` of the script, with an empty cache.
+        public var render: ChildUsage
+        /// `earshot check` again, with the cache the cold runs filled.
+        public var warmCheck: ChildUsage
+        /// `earshot render` again, with the cache the cold runs filled.
+        public var warmRender: ChildUsage
+        /// Raw espeak-ng speaking the heard text.
+        public var raw: ChildUsage
+    }
+
+    /// One workload's fitted exponents (nil with fewer than two sizes).
+    public struct Fit: Sendable {
+        /// The workload's name.
+        public var workload: String
+        /// Exponents of check CPU, check peak memory, render CPU, render peak memory, above start-up.
+        public var checkCPU, checkMemory, renderCPU, renderMemory: Double?
+
+        /// The exponents that exceed `ScalingFit.linearLimit`, by column name.
+        public var superlinear: [String] {
+            [
+                ("check CPU", checkCPU), ("check memory", checkMemory), ("render CPU", renderCPU),
+                ("render memory", renderMemory),
+            ]
+            .compactMap { name, value in (value ?? 0) > ScalingFit.linearLimit ? name : nil }
+        }
+    }
+
+    /// Everything one run measured: the rows, the fits and the start-up baseline (a one-event script).
+    public struct Result: Sendable {
+        /// One row per workload size.
+        public var rows: [Row]
+        /// One fit per workload.
+        public var fits: [Fit]
+        /// The start-up row.
+        public var baseline: Row
+    }
+
+    /// The runner of the children.
+    public var runner: BenchRunner
+
+    /// Creates a benchmark on a runner.
+    public init(runner: BenchRunner) {
+        self.runner = runner
+    }
+
+    /// Runs `workloads` at `sizes(workload)`.
+    public func run(
+        _ workloads: [ScalingWorkload], sizes: (ScalingWorkload) -> [Int], progress: (String) -> Void = { _ in }
+    ) throws(BenchError) -> Result {
+        let baseline = try measure("start-up", 0, script: ScalingWorkload.rapid(events: 1))
+        var rows: [Row] = []
+        var fits: [Fit] = []
+        for workload in workloads {
+            var measured: [Row] = []
+            for size in sizes(workload) {
+                progress("\(workload.name) \(size) \(workload.unit)")
+                measured.append(try measure(workload.name, size, script: workload.script(size)))
+            }
+            rows += measured
+            func fit(_ cost: (Row) -> Double, floor: Double) -> Double? {
+                ScalingFit.exponent(measured.map { ($0.size, cost($0)) }, baseline: cost(baseline), floor: floor)
+            }
+            fits.append(
+                Fit(
+                    workload: workload.name, checkCPU: fit(\.check.cpu, floor: 0.01),
+                    checkMemory: fit({ Double($0.check.peakKilobytes) }, floor: 1024),
+                    renderCPU: fit(\.render.cpu, floor: 0.01),
+                    renderMemory: fit({ Double($0.render.peakKilobytes) }, floor: 1024)))
+        }
+        return Result(rows: rows, fits: fits, baseline: baseline)
+    }
+
+    /// One script: check and render cold, then warm; the raw reference of its heard text.
+    func measure(_ name: String, _ size: Int, script text: String) throws(BenchError) -> Row {
+        let script = try runner.write(text, named: "\(name)-\(size).earshot")
+        let output = runner.scratch + "/\(name)-\(size).wav"
+        let cache = try runner.newCache()
+        // A generated script has no checks: anything but a pass is a broken run, not a measurement.
+        let check = try runner.earshot(["check", "--quiet", script], cache: cache)
+        let render = try runner.earshot(["render", "-o", output, script], cache: try runner.newCache())
+        let warmCheck = try runner.earshot(["check", "--quiet", script], cache: cache)
+        let warmRender = try runner.earshot(["render", "-o", output, script], cache: cache)
+        let raw = try runner.raw(try runner.heardPhrases(of: script, named: "\(name)-\(size)"))
+        return Row(
+            workload: name, size: size, check: check, render: render, warmCheck: warmCheck, warmRender: warmRender,
+            raw: raw)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// `earshot bench`: Earshot against raw espeak-ng on the same speech, measured in the same run.
+///
+/// For each script: a child renders it to a WAV with an empty phrase cache (a cold render: engine, synthesis,
+/// mix, files), and a child speaks exactly the text that render made heard (each heard utterance's heard part,
+/// each heard narration line) with plain in-process espeak-ng (``BenchRunner/raw(_:)``). The two alternate for
+/// `rounds` rounds and the medians count. Then the cache: a check of all the scripts together cold, and again
+/// warm, and the same for a long stopwatch; and the stopwatch's render with its peak memory.
+public struct ScriptBench: Sendable {
+    /// One script's medians.
+    public struct Row: Sendable {
+        /// The script, as `pattern/file`.
+        public var name: String
+        /// The cold render.
+        public var render: ChildUsage
+        /// Raw espeak-ng speaking the heard text.
+        public var raw: ChildUsage
+        /// Seconds of audio rendered.
+        public var audio: Double
+    }
+
+    /// A command measured with an empty cache and then again with the cache it filled.
+    public struct CacheRow: Sendable {
+        /// What was measured.
+        public var name: String
+        /// The first run, with an empty cache.
+        public var cold: ChildUsage
+        /// The next run, with the cache the cold run filled.
+        public var warm: ChildUsage
+    }
+
+    /// A command run on one job and on several, each with an empty cache.
+    public struct ParallelRow: Sendable {
+        /// What was measured.
+        public var name: String
+        /// With `--jobs 1`.
+        public var one: ChildUsage
+        /// With `--jobs` ``ScriptBench/jobs``.
+        public var many: ChildUsage
+    }
+
+    /// Everything one `earshot bench` measured.
+    public struct Result: Sendable {
+        /// One row per script.
+        public var rows: [Row]
+        /// Cold and warm checks.
+        public var cache: [CacheRow]
+        /// One job against ``ScriptBench/jobs``.
+        public var parallel: [ParallelRow]
+        /// The jobs of the parallel runs.
+        public var jobs: Int
+        /// The stopwatch render (nil when skipped) and the raw reference of its heard text.
+        public var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
+    }
+
+    /// The runner of the children.
+    public var runner: BenchRunner
+    /// Rounds per measurement; the median counts.
+    public var rounds = 3
+    /// The jobs the parallel runs use against one.
+    public var jobs = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Creates a benchmark on a runner.
+    public init(runner: BenchRunner) {
+        self.runner = runner
+    }
+
+    /// Measures `scripts` (paths; `name(path)` for the table) and a `stopwatchSeconds` stopwatch (0: none);
+    /// with `samplesOf` (a Scripts folder), also `earshot samples` of it on one job and on ``jobs``.
+    public func run(
+        _ scripts: [String], name: (String) -> String, stopwatchSeconds: Int, samplesOf scriptsFolder: String? = nil,
+        progress: (String) -> Void = { _ in }
+    ) throws(BenchError) -> Result {
+        var rows: [Row] = []
+        for (index, script) in scripts.enumerated() {
+            progress(name(script))
+            let list = try runner.heardPhrases(of: script, named: "script-\(index)")
+            let wav = runner.scratch + "/render-\(index).wav"
+            var renders: [ChildUsage] = []
+            var raws: [ChildUsage] = []
+            for _ in 0..<rounds {
+                renders.append(try runner.earshot(["render", "-o", wav, script], cache: try runner.newCache()))
+                raws.append(try runner.raw(list))
+            }
+            rows.append(
+                Row(
+                    name: name(script), render: BenchRunner.median(renders), raw: BenchRunner.median(raws),
+                    audio: Self.seconds(ofWAV: wav)))
+        }
+        var cache: [CacheRow] = []
+        if !scripts.isEmpty {
+            progress("check of \(scripts.count) scripts, cold and warm")
+            cache.append(try coldAndWarm("check of \(scripts.count) scripts", ["check", "--quiet"] + scripts))
+        }
+        var parallel: [ParallelRow] = []
+        if scripts.count > 1 {
+            progress("check of \(scripts.count) scripts on 1 and \(jobs) jobs")
+            parallel.append(try oneAndMany("check of \(scripts.count) scripts", ["check", "--quiet"] + scripts))
+        }
+        if let scriptsFolder {
+            progress("samples of \(scriptsFolder) on 1 and \(jobs) jobs")
+            parallel.append(
+                try oneAndMany(
+                    "samples of \(scripts.count) scripts",
+                    ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"]))
+        }
+        var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
+        if stopwatchSeconds > 0 {
+            let script = try runner.write(
+                ScalingWorkload.stopwatch(seconds: stopwatchSeconds), named: "stopwatch.earshot")
+            progress("stopwatch \(stopwatchSeconds) s check, cold and warm")
+            cache.append(try coldAndWarm("check of a \(stopwatchSeconds) s stopwatch", ["check", "--quiet", script]))
+            progress("stopwatch \(stopwatchSeconds) s render")
+            let list = try runner.heardPhrases(of: script, named: "stopwatch")
+            let wav = runner.scratch + "/stopwatch.wav"
+            let render = try runner.earshot(["render", "-o", wav, script], cache: try runner.newCache())
+            stopwatch = (stopwatchSeconds, render, try runner.raw(list), Self.seconds(ofWAV: wav))
+        }
+        return Result(rows: rows, cache: cache, parallel: parallel, jobs: jobs, stopwatch: stopwatch)
+    }
+
+    /// `arguments` run with a new cache, then with the same cache again; `rounds` pairs, medians. A check's
+    /// failing checks (status 1) are part of what is measured, not a broken run.
+    func coldAndWarm(_ name: String, _ arguments: [String]) throws(BenchError) -> CacheRow {
+        var cold: [ChildUsage] = []
+        var warm: [ChildUsage] = []
+        for _ in 0..<rounds {
+            let folder = try runner.newCache()
+            cold.append(try runner.earshot(arguments, cache: folder, accepted: [0, 1]))
+            warm.append(try runner.earshot(arguments, cache: folder, accepted: [0, 1]))
+        }
+        return CacheRow(name: name, cold: BenchRunner.median(cold), warm: BenchRunner.median(warm))
+    }
+
+    /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `rounds` pairs, medians.
+    func oneAndMany(_ name: String, _ arguments: [String]) throws(BenchError) -> ParallelRow {
+        var one: [ChildUsage] = []
+        var many: [ChildUsage] = []
+        for _ in 0..<rounds {
+            one.append(
+                try runner.earshot(arguments + ["--jobs", "1"], cache: try runner.newCache(), accepted: [0, 1]))
+            many.append(
+                try runner.earshot(
+                    arguments + ["--jobs", String(jobs)], cache: try runner.newCache(), accepted: [0, 1]))
+        }
+        return ParallelRow(name: name, one: BenchRunner.median(one), many: BenchRunner.median(many))
+    }
+
+    /// Seconds of audio in one of Earshot's WAVs (mono 16-bit, the canonical 44-byte header), 0 when unreadable.
+    static func seconds(ofWAV path: String) -> Double {
+        guard let handle = FileHandle(forReadingAtPath: path), let header = try? handle.read(upToCount: 44),
+            header.count == 44
+        else { return 0 }
+        try? handle.close()
+        func number(_ range: Range<Int>) -> Int { header[range].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        let rate = number(24..<28)
+        return rate > 0 ? Double(number(40..<44)) / 2 / Double(rate) : 0
+    }
+}
