@@ -1,6 +1,6 @@
 /// Something that wants to know, as it happens, when speech starts and stops: live playback.
 public enum SpeechSignal: Sendable {
-    /// An utterance starts now; its full timing is known.
+    /// An utterance starts now; its timing holds what is known so far (its audio is synthesized as it is heard).
     case started(UtteranceRecord)
     /// An utterance was cut now, after `heardFrames` frames.
     case cut(UtteranceID, heardFrames: Int)

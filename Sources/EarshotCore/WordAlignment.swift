@@ -17,14 +17,32 @@ public enum WordAlignment {
 
     /// The written words of `text` that `speech` speaks, in frame order, each at the frame where it becomes
     /// audible; `mapping` takes the synthesized text's offsets back to `text` when they differ.
+    ///
+    /// Speech stopped early gives only the words whose start is final (see ``alignment(of:in:mapping:)``).
     public static func words(
         of text: String, in speech: SynthesizedSpeech, mapping: TextMapping? = nil
     ) -> [WordBoundary] {
+        alignment(of: text, in: speech, mapping: mapping).words
+    }
+
+    /// The words of `text` in `speech` and, for speech stopped early, how far they are final.
+    ///
+    /// A word's start is judged from its own mark up to the next word's mark (its limit), against a loudness
+    /// threshold taken from the audio before that limit, so it reads nothing past the limit plus one window.
+    /// The first part of an utterance therefore aligns exactly as the whole does, word for word, as far as the
+    /// part reaches past a word's limit by a window: a part of the audio gives those words, and
+    /// `decidedFrames` says up to which heard frame a cut lands as it would in the whole (``SpeechTiming``).
+    public static func alignment(
+        of text: String, in speech: SynthesizedSpeech, mapping: TextMapping? = nil
+    ) -> (words: [WordBoundary], decidedFrames: Int) {
+        let complete = !speech.stoppedEarly
+        let known = speech.samples.count
         let tokens = writtenWords(text)
-        guard !tokens.isEmpty else { return [] }
+        guard !tokens.isEmpty else { return ([], complete ? .max : known) }
         let loudness = Loudness(samples: speech.samples, sampleRate: speech.sampleRate)
         var aligned: [(token: Int, mark: Int)] = []
-        for boundary in speech.words.sorted(by: { $0.frame < $1.frame }) {
+        // Only marks inside the audio: the part that was synthesized.
+        for boundary in speech.words.sorted(by: { $0.frame < $1.frame }) where complete || boundary.frame < known {
             let offset = mapping?.postedOffset(boundary.textRange.lowerBound) ?? boundary.textRange.lowerBound
             // The token holding the mark, else the first one after it (a mark on a space before a word).
             guard let token = tokens.firstIndex(where: { $0.whole.upperBound > offset }) else { continue }
@@ -33,13 +51,19 @@ public enum WordAlignment {
         }
         var result: [WordBoundary] = []
         for (index, word) in aligned.enumerated() {
-            let limit = index + 1 < aligned.count ? aligned[index + 1].mark : speech.samples.count
+            let next = index + 1 < aligned.count ? aligned[index + 1].mark : nil
+            // Stopped early: a word is final once the audio holds its limit and the window read there.
+            if !complete, next.map({ $0 + loudness.window > known }) ?? true { break }
+            let limit = next ?? known
             let start = loudness.onset(from: word.mark, before: limit)
             result.append(
                 WordBoundary(
                     frame: max(start, result.last.map { $0.frame + 1 } ?? 0), textRange: tokens[word.token].word))
         }
-        return result
+        guard !complete else { return (result, .max) }
+        // Every later word starts at or after its mark: the first word not final, else beyond the audio.
+        let decided = result.count < aligned.count ? aligned[result.count].mark : known
+        return (result, decided)
     }
 
     /// Runs of non-space scalars (`whole`) with the punctuation at either end left out (`word`); runs that
@@ -78,9 +102,8 @@ public enum WordAlignment {
 /// Short-window loudness of one utterance's samples.
 struct Loudness {
     let samples: [Int16]
-    /// A window at least this loud (RMS) holds audible sound: 1/32 of the utterance's loudest window, at
-    /// least 100 (about -50 dBFS).
-    let threshold: Double
+    /// For each window of the grid (`window` frames apart from frame 0), the loudest window's RMS up to it.
+    let peakSoFar: [Double]
     let window: Int
     let step: Int
     let fadeFrames: Int
@@ -91,13 +114,25 @@ struct Loudness {
         window = max(1, Int((Double(WordAlignment.window) * scale).rounded()))
         step = max(1, Int((Double(WordAlignment.step) * scale).rounded()))
         fadeFrames = sampleRate * WordAlignment.fadeMilliseconds / 1000
+        var peaks: [Double] = []
+        peaks.reserveCapacity(samples.count / window + 1)
         var peak = 0.0
         var start = 0
         while start < samples.count {
             peak = max(peak, Self.rms(samples, start, window))
+            peaks.append(peak)
             start += window
         }
-        threshold = max(100, peak / 32)
+        peakSoFar = peaks
+    }
+
+    /// A window at least this loud (RMS) holds audible sound, for a word whose limit is `limit`: 1/32 of the
+    /// loudest window of the grid starting before the limit, at least 100 (about -50 dBFS). With a word's
+    /// limit the whole utterance's end, that is the utterance's loudest window.
+    func threshold(before limit: Int) -> Double {
+        guard !peakSoFar.isEmpty else { return 100 }
+        let last = min(peakSoFar.count - 1, max(0, limit - 1) / window)
+        return max(100, peakSoFar[last] / 32)
     }
 
     static func rms(_ samples: [Int16], _ start: Int, _ length: Int) -> Double {
@@ -111,22 +146,23 @@ struct Loudness {
         return (sum / Double(end - start)).squareRoot()
     }
 
-    func isLoud(_ start: Int) -> Bool { Self.rms(samples, start, window) >= threshold }
+    func isLoud(_ start: Int, _ threshold: Double) -> Bool { Self.rms(samples, start, window) >= threshold }
 
     /// Where a word marked at `mark` becomes audible, before `limit` (the next word's mark): at the mark when
     /// sound is already there and does not fade out within the fade time; else the first loud window after
     /// the quiet. With no loud window before `limit` (or no audio at all), the mark itself.
     func onset(from mark: Int, before limit: Int) -> Int {
         guard mark < samples.count, mark < limit else { return mark }
+        let threshold = threshold(before: limit)
         var position = mark
-        if isLoud(mark) {
+        if isLoud(mark, threshold) {
             // Sound at the mark: the previous word's fading tail, or this word already.
             let fadeEnd = min(limit, mark + fadeFrames)
-            while position < fadeEnd, isLoud(position) { position += step }
+            while position < fadeEnd, isLoud(position, threshold) { position += step }
             guard position < fadeEnd else { return mark }
         }
         while position < limit, position < samples.count {
-            if isLoud(position) { return position }
+            if isLoud(position, threshold) { return position }
             position += step
         }
         return mark
