@@ -33,9 +33,9 @@ public final class SpeechLibrary: @unchecked Sendable {
     public let audioCacheLimit: Int
     /// How much of a phrase is synthesized.
     public let synthesis: Synthesis
-    /// The frames synthesized past the point a question is about: enough for the next word's mark and the
-    /// window that judges it, for most words (a longer word asks again).
-    public var lookaheadFrames: Int { synthesizer.sampleRate * 3 / 10 }
+    /// The frames synthesized past the point a question is about: enough, for most words, to judge where the
+    /// word being heard starts (``WordAlignment``); when not, the library asks again.
+    public var lookaheadFrames: Int { synthesizer.sampleRate * 15 / 100 }
     private let lock = NSLock()
     private var timings: [Key: SpeechTiming] = [:]
     /// The largest frame limit asked for each phrase not yet synthesized in full.

@@ -14,6 +14,9 @@ public enum WordAlignment {
     /// A word marked while the previous word is still fading is audible from its mark, unless that sound
     /// dies away (below the threshold) within this many milliseconds of the mark.
     static let fadeMilliseconds = 20
+    /// A word's loudness threshold is judged from the audio before this many milliseconds past its mark (or
+    /// before the next word's mark, when that comes first): enough to hold the word's first sound.
+    static let referenceMilliseconds = 100
 
     /// The written words of `text` that `speech` speaks, in frame order, each at the frame where it becomes
     /// audible; `mapping` takes the synthesized text's offsets back to `text` when they differ.
@@ -27,11 +30,12 @@ public enum WordAlignment {
 
     /// The words of `text` in `speech` and, for speech stopped early, how far they are final.
     ///
-    /// A word's start is judged from its own mark up to the next word's mark (its limit), against a loudness
-    /// threshold taken from the audio before that limit, so it reads nothing past the limit plus one window.
-    /// The first part of an utterance therefore aligns exactly as the whole does, word for word, as far as the
-    /// part reaches past a word's limit by a window: a part of the audio gives those words, and
-    /// `decidedFrames` says up to which heard frame a cut lands as it would in the whole (``SpeechTiming``).
+    /// A word's start is judged from its own mark on, against a loudness threshold taken from the audio before
+    /// its reference point (``referenceMilliseconds`` past the mark, or the next word's mark when sooner), so it
+    /// reads no audio past the reference point or past the window where its sound starts. The first part of an
+    /// utterance therefore aligns exactly as the whole does, word for word, for every word whose start that
+    /// part holds: it gives those words, and `decidedFrames`, the heard frames up to which a cut lands where it
+    /// would in the whole (``SpeechTiming/cut(afterFrames:)``).
     public static func alignment(
         of text: String, in speech: SynthesizedSpeech, mapping: TextMapping? = nil
     ) -> (words: [WordBoundary], decidedFrames: Int) {
@@ -41,7 +45,7 @@ public enum WordAlignment {
         guard !tokens.isEmpty else { return ([], complete ? .max : known) }
         let loudness = Loudness(samples: speech.samples, sampleRate: speech.sampleRate)
         var aligned: [(token: Int, mark: Int)] = []
-        // Only marks inside the audio: the part that was synthesized.
+        // Only marks inside the audio: the part that was synthesized holds every mark before its end.
         for boundary in speech.words.sorted(by: { $0.frame < $1.frame }) where complete || boundary.frame < known {
             let offset = mapping?.postedOffset(boundary.textRange.lowerBound) ?? boundary.textRange.lowerBound
             // The token holding the mark, else the first one after it (a mark on a space before a word).
@@ -51,17 +55,16 @@ public enum WordAlignment {
         }
         var result: [WordBoundary] = []
         for (index, word) in aligned.enumerated() {
-            let next = index + 1 < aligned.count ? aligned[index + 1].mark : nil
-            // Stopped early: a word is final once the audio holds its limit and the window read there.
-            if !complete, next.map({ $0 + loudness.window > known }) ?? true { break }
-            let limit = next ?? known
-            let start = loudness.onset(from: word.mark, before: limit)
+            // The next word's mark; in a first part without one, it lies at or past the part's end.
+            let limit = index + 1 < aligned.count ? aligned[index + 1].mark : (complete ? known : .max)
+            guard let start = loudness.onset(from: word.mark, before: limit, available: complete ? .max : known)
+            else { break }
             result.append(
                 WordBoundary(
                     frame: max(start, result.last.map { $0.frame + 1 } ?? 0), textRange: tokens[word.token].word))
         }
         guard !complete else { return (result, .max) }
-        // Every later word starts at or after its mark: the first word not final, else beyond the audio.
+        // Every later word starts at or after its mark: the first word not final, else past the audio.
         let decided = result.count < aligned.count ? aligned[result.count].mark : known
         return (result, decided)
     }
@@ -107,6 +110,7 @@ struct Loudness {
     let window: Int
     let step: Int
     let fadeFrames: Int
+    let referenceFrames: Int
 
     init(samples: [Int16], sampleRate: Int) {
         self.samples = samples
@@ -114,6 +118,7 @@ struct Loudness {
         window = max(1, Int((Double(WordAlignment.window) * scale).rounded()))
         step = max(1, Int((Double(WordAlignment.step) * scale).rounded()))
         fadeFrames = sampleRate * WordAlignment.fadeMilliseconds / 1000
+        referenceFrames = sampleRate * WordAlignment.referenceMilliseconds / 1000
         var peaks: [Double] = []
         peaks.reserveCapacity(samples.count / window + 1)
         var peak = 0.0
@@ -126,12 +131,11 @@ struct Loudness {
         peakSoFar = peaks
     }
 
-    /// A window at least this loud (RMS) holds audible sound, for a word whose limit is `limit`: 1/32 of the
-    /// loudest window of the grid starting before the limit, at least 100 (about -50 dBFS). With a word's
-    /// limit the whole utterance's end, that is the utterance's loudest window.
-    func threshold(before limit: Int) -> Double {
+    /// A window at least this loud (RMS) holds audible sound, for a word whose reference point is `reference`:
+    /// 1/32 of the loudest window of the grid starting before it, at least 100 (about -50 dBFS).
+    func threshold(before reference: Int) -> Double {
         guard !peakSoFar.isEmpty else { return 100 }
-        let last = min(peakSoFar.count - 1, max(0, limit - 1) / window)
+        let last = min(peakSoFar.count - 1, max(0, reference - 1) / window)
         return max(100, peakSoFar[last] / 32)
     }
 
@@ -150,19 +154,32 @@ struct Loudness {
 
     /// Where a word marked at `mark` becomes audible, before `limit` (the next word's mark): at the mark when
     /// sound is already there and does not fade out within the fade time; else the first loud window after
-    /// the quiet. With no loud window before `limit` (or no audio at all), the mark itself.
-    func onset(from mark: Int, before limit: Int) -> Int {
+    /// the quiet. With no loud window before `limit` (or no audio at all), the mark itself. Nil when that needs
+    /// audio past frame `available` (the end of a first part): windows, or the threshold's reference.
+    func onset(from mark: Int, before limit: Int, available: Int = .max) -> Int? {
         guard mark < samples.count, mark < limit else { return mark }
-        let threshold = threshold(before: limit)
+        let reference = min(limit, mark + referenceFrames)
+        // The grid windows starting before the reference point must lie inside the audio available.
+        guard available == .max || (max(0, reference - 1) / window + 1) * window <= available else { return nil }
+        let threshold = threshold(before: reference)
+        func loud(_ start: Int) -> Bool? {
+            available == .max || start + window <= available ? isLoud(start, threshold) : nil
+        }
         var position = mark
-        if isLoud(mark, threshold) {
+        guard let loudAtMark = loud(mark) else { return nil }
+        if loudAtMark {
             // Sound at the mark: the previous word's fading tail, or this word already.
             let fadeEnd = min(limit, mark + fadeFrames)
-            while position < fadeEnd, isLoud(position, threshold) { position += step }
+            while position < fadeEnd {
+                guard let sounding = loud(position) else { return nil }
+                if !sounding { break }
+                position += step
+            }
             guard position < fadeEnd else { return mark }
         }
         while position < limit, position < samples.count {
-            if isLoud(position, threshold) { return position }
+            guard let sounding = loud(position) else { return nil }
+            if sounding { return position }
             position += step
         }
         return mark

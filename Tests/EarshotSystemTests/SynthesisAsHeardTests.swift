@@ -116,3 +116,63 @@ import Testing
         #expect(sameAudio, "\(script): the mixed audio differs")
     }
 }
+
+extension SynthesisAsHeardTests {
+    /// `events` announcements 50 ms apart, each cutting the one before (`earshot bench --scaling`'s "rapid").
+    static func rapid(events: Int) -> String {
+        """
+        title    "\(events) announcements 50 ms apart"
+        pattern  announcement-spam
+        variant  before
+        profile  voiceover
+
+        screen Status
+          text   status "Status"
+
+        at 0s       focus status
+        at 1s       every 50ms times \(events) announce "Update {count}"
+        wait 2s
+
+        """
+    }
+
+    /// A list of `elements` buttons with labels of their own, swiped through 300 ms apart: the scaling
+    /// benchmark's "swiping" with a phrase per row, so each is synthesized and cut.
+    static func swiping(elements: Int) -> String {
+        let rows = (1...elements).map { "  button row-\($0) \"Order \($0) from Alice Smith, shipped Tuesday\"" }
+        return """
+            title    "Swiping through \(elements) elements"
+            pattern  skeleton-noise
+            variant  after
+            profile  voiceover
+
+            screen List
+            \(rows.joined(separator: "\n"))
+
+            at 0s       focus row-1
+            at 1s       swipe next \(max(elements - 1, 1)) times every 300ms
+            wait 1s
+
+            """
+    }
+
+    /// Synthesized frames stay within twice the heard frames plus two lookaheads per utterance heard (the
+    /// first part asked for reaches a lookahead past the next event; when a word needs more, the limit
+    /// doubles); full synthesis is far above that bound on the same runs.
+    @Test(arguments: ["rapid", "swiping"])
+    func cutHeavyRunsSynthesizeLittleMoreThanIsHeard(workload: String) throws {
+        let source = workload == "rapid" ? Self.rapid(events: 60) : Self.swiping(elements: 60)
+        let asHeard = try Self.run(source: source, path: workload + ".earshot", synthesis: .asHeard)
+        let whole = try Self.run(source: source, path: workload + ".earshot", synthesis: .whole)
+        #expect(asHeard.jsonLines == whole.jsonLines)
+        let lookahead = SpeechLibrary(synthesizer: try SpeechFixtures.synthesizer()).lookaheadFrames
+        let bound = 2 * asHeard.heardFrames + 2 * lookahead * asHeard.heardUtterances
+        let report =
+            "\(workload): heard \(asHeard.heardFrames) frames in \(asHeard.heardUtterances) utterances; synthesized "
+            + "\(asHeard.statistics.synthesizedFrames) as heard, \(whole.statistics.synthesizedFrames) in full; "
+            + "bound \(bound)"
+        print(report)
+        #expect(asHeard.statistics.synthesizedFrames <= bound, "\(report)")
+        #expect(whole.statistics.synthesizedFrames > 2 * bound, "full synthesis no longer exceeds it: \(report)")
+    }
+}
