@@ -88,6 +88,26 @@ import Testing
         }
     }
 
+    /// The hardest parts: ones that end just past a word's mark, inside its quiet start or its first window, or
+    /// before its reference point. Each gives the whole's words for what it decides, and nothing more.
+    @Test(arguments: [20, 150, 700, 1_600, 2_400])
+    func partsEndingJustPastEachMarkDecideOnlyWhatTheyHold(pastMark: Int) throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let text = SpeechFixtures.twentyWords
+        let speech = try synthesizer.synthesize(text, voice: .standard)
+        let whole = SpeechTiming(text: text, speech: speech)
+        for mark in speech.words.map(\.frame) where mark + pastMark < speech.frameCount {
+            let limit = mark + pastMark
+            let part = SpeechTiming(
+                text: text, speech: try synthesizer.synthesize(text, voice: .standard, frameLimit: limit))
+            #expect(part.words == Array(whole.words.prefix(part.words.count)), "part of \(limit) frames")
+            let cuts = [part.decidedFrames, part.decidedFrames - 1, part.decidedFrames - 60, limit / 2]
+            for heard in cuts where heard >= 0 && heard <= part.decidedFrames {
+                #expect(part.cut(afterFrames: heard) == whole.cut(afterFrames: heard), "\(limit) frames, cut \(heard)")
+            }
+        }
+    }
+
     /// The reason the loudness threshold is judged per word: with one threshold from the whole utterance's
     /// loudest window, the first part's words would depend on audio after them.
     @Test func aWordsStartDoesNotDependOnAudioAfterItsLimit() throws {
