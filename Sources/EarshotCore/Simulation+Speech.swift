@@ -63,12 +63,13 @@ extension Simulation {
     }
 
     /// When a speaking utterance ends, as far as the clock's `horizon` needs: its end when its audio stops before
-    /// the horizon, else an instant past the horizon that its audio surely reaches.
+    /// the horizon, else an instant past the horizon that its audio surely reaches. When the latest utterances
+    /// were nearly all heard to their end, this one is synthesized in full at once (one request, not several).
     private func speechEnd(of utterance: Utterance, startedAt: Instant, horizon: Instant?) -> DeadlineEstimate {
         let rate = speech.sampleRate
         do {
             let timing: SpeechTiming
-            if let horizon {
+            if let horizon, !outlook.expectsCompletion {
                 let frames = max(0, horizon.frame(atRate: rate) - startedAt.frame(atRate: rate))
                 // One frame more than the horizon's: the bound below then lies past it however instants round.
                 timing = try speech.timing(for: utterance.text, voice: voice, beyond: frames + 1)
@@ -103,6 +104,7 @@ extension Simulation {
         }
         timeline.utterances[utterance.id].outcome = .interrupted(start: start, cut: now, by: interruption)
         timeline.utterances[utterance.id].cutSequence = nextSequence()
+        outlook.record(cut: true)
         onSignal?(.cut(utterance.id, heardFrames: heardFrames))
         if utterance.isAppAnnouncement { didFinish(utterance, success: false) }
     }
@@ -110,6 +112,7 @@ extension Simulation {
     private func finished(_ utterance: Utterance, startedAt: Instant) {
         speakingEnd = nil
         timeline.utterances[utterance.id].outcome = .spoken(start: startedAt, end: now)
+        outlook.record(cut: false)
         onSignal?(.finished(utterance.id))
         if utterance.isAppAnnouncement { didFinish(utterance, success: true) }
         if [.focusRead, .screenChange, .layoutChange].contains(utterance.kind), let id = utterance.elementID,

@@ -51,6 +51,9 @@ public final class Simulation {
     var scanTimer: TimerID?
     var scanHighlightID: String?
     var failure: (any Error)?
+    /// The latest utterances' fates (true: cut), oldest first, at most ``SpeechOutlook/window``: how much of the
+    /// next one to synthesize at once (``SpeechOutlook``).
+    var outlook = SpeechOutlook()
     /// Lookups into `screen`, built when first needed after a tree change.
     var cachedIndex: ScreenIndex?
     /// The one counter that orders everything happening at one instant (see `Timeline`).

@@ -136,6 +136,43 @@ import Testing
         #expect(synthesizer.limits == [nil])
     }
 
+    /// Runs announcements `spacing` apart (each about 0.6 s long) with a task every 100 ms besides, so every
+    /// utterance outlives several horizons; returns the frame limits asked for each announcement, in order.
+    static func limitsPerAnnouncement(spacing: TimeSpan, count: Int) throws -> [[Int?]] {
+        final class PerText: Synthesizer, @unchecked Sendable {
+            let base = LimitRecorder()
+            var sampleRate: Int { base.sampleRate }
+            private let lock = NSLock()
+            private(set) var byText: [String: [Int?]] = [:]
+            func synthesize(_ text: String, voice: VoiceProfile, frameLimit: Int?) throws -> SynthesizedSpeech {
+                lock.withLock { byText[text, default: []].append(frameLimit) }
+                return try base.synthesize(text, voice: voice, frameLimit: frameLimit)
+            }
+        }
+        let synthesizer = PerText()
+        let simulation = Simulation(screens: [], speech: SpeechLibrary(synthesizer: synthesizer))
+        let texts = (0..<count).map { "announcement number \($0) of a long list, read in full" }
+        for (index, text) in texts.enumerated() {
+            simulation.schedule(
+                [.announce(.literal(text), priority: .default, queued: false)], at: .zero + spacing * index)
+        }
+        for tick in 1...(count * Int(spacing.nanoseconds / 100_000_000) + 20) {
+            simulation.scheduler.schedule(at: .zero + .milliseconds(Int64(100 * tick))) {}
+        }
+        try simulation.finish(at: .zero + spacing * count + .seconds(2))
+        return texts.map { synthesizer.byText[$0] ?? [] }
+    }
+
+    /// [SpeechOutlook] Once the latest utterances were nearly all heard to their end, each new one is asked for
+    /// in full, once; before that, and in a run where utterances are cut, part by part.
+    @Test func utterancesHeardToTheirEndAreSoonAskedForInFullOnce() throws {
+        let heard = try Self.limitsPerAnnouncement(spacing: .seconds(1), count: 20)
+        #expect(heard.prefix(8).allSatisfy { $0.count > 1 }, "the first ones: \(heard.prefix(8))")
+        #expect(heard.dropFirst(8).allSatisfy { $0 == [nil] }, "the later ones: \(heard.dropFirst(8))")
+        let cut = try Self.limitsPerAnnouncement(spacing: .milliseconds(250), count: 20)
+        #expect(cut.allSatisfy { !$0.contains(nil) }, "cut ones were asked for in full: \(cut)")
+    }
+
     /// Audio the engine synthesized (a first part) serves a mix that needs no more of it; a mix that needs more
     /// synthesizes that much.
     @Test func theAudioOfAFirstPartServesWhatItCovers() throws {
