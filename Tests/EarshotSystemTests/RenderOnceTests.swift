@@ -161,7 +161,7 @@ import Testing
             // Fails once the engine has spilled a good part of the stopwatch.
             _ = try Self.render(
                 Self.stopwatch(seconds: 60),
-                synthesizer: CountingSynthesizer(base: try SpeechFixtures.synthesizer(), failingFrom: 50),
+                synthesizer: CountingSynthesizer(base: try SpeechFixtures.synthesizer(), failingFrom: 25),
                 synthesis: .asHeard, audioCacheLimit: 16 << 10, spillDirectory: folder + "/spill",
                 output: folder + "/out.wav")
         } catch {
