@@ -51,8 +51,7 @@ public final class Simulation {
     var scanTimer: TimerID?
     var scanHighlightID: String?
     var failure: (any Error)?
-    /// The latest utterances' fates (true: cut), oldest first, at most ``SpeechOutlook/window``: how much of the
-    /// next one to synthesize at once (``SpeechOutlook``).
+    /// Whether the next utterance is likely heard to its end, from the latest ones: how much of it to synthesize.
     var outlook = SpeechOutlook()
     /// Lookups into `screen`, built when first needed after a tree change.
     var cachedIndex: ScreenIndex?

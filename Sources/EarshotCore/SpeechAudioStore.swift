@@ -138,5 +138,6 @@ public struct SpeechAudioStoreError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, naming the folder.
     public var message: String
 
+    /// The message.
     public var description: String { message }
 }

@@ -111,7 +111,8 @@ public final class SpeechLibrary: @unchecked Sendable {
     /// A timing of `text` spoken by `voice` that is complete or holds more than `frames` frames: the utterance
     /// surely sounds that long.
     public func timing(for text: String, voice: VoiceProfile, beyond frames: Int) throws -> SpeechTiming {
-        try timing(Key(text: text, voice: voice), needing: frames + 1) { $0.isComplete || $0.frameCount > frames }
+        let needed = frames == .max ? frames : frames + 1
+        return try timing(Key(text: text, voice: voice), needing: needed) { $0.isComplete || $0.frameCount > frames }
     }
 
     /// A timing of `text` spoken by `voice` whose ``SpeechTiming/cut(afterFrames:)`` is exact after `frames`
