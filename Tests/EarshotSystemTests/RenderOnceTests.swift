@@ -12,12 +12,16 @@ import Testing
     final class CountingSynthesizer: Synthesizer, @unchecked Sendable {
         let base: any Synthesizer
         let failingFrom: Int?
+        /// A folder whose open files are listed when the failure comes (``openAtFailure``).
+        let watching: String?
         private let lock = NSLock()
         private var recorded: [(text: String, frameLimit: Int?)] = []
+        private(set) var openAtFailure: [String] = []
 
-        init(base: any Synthesizer, failingFrom: Int? = nil) {
+        init(base: any Synthesizer, failingFrom: Int? = nil, watching: String? = nil) {
             self.base = base
             self.failingFrom = failingFrom
+            self.watching = watching
         }
 
         var sampleRate: Int { base.sampleRate }
@@ -28,7 +32,10 @@ import Testing
                 recorded.append((text, frameLimit))
                 return recorded.count
             }
-            if let failingFrom, count >= failingFrom { throw CocoaError(.fileWriteOutOfSpace) }
+            if let failingFrom, count >= failingFrom {
+                if let watching, openAtFailure.isEmpty { openAtFailure = RenderOnceTests.openFiles(in: watching) }
+                throw CocoaError(.fileWriteOutOfSpace)
+            }
             return try base.synthesize(text, voice: voice, frameLimit: frameLimit)
         }
     }
@@ -157,17 +164,18 @@ import Testing
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var failure: (any Error)?
+        // Fails once the engine has spilled a good part of the stopwatch.
+        let synthesizer = CountingSynthesizer(
+            base: try SpeechFixtures.synthesizer(), failingFrom: 25, watching: folder + "/spill")
         do {
-            // Fails once the engine has spilled a good part of the stopwatch.
             _ = try Self.render(
-                Self.stopwatch(seconds: 60),
-                synthesizer: CountingSynthesizer(base: try SpeechFixtures.synthesizer(), failingFrom: 25),
-                synthesis: .asHeard, audioCacheLimit: 16 << 10, spillDirectory: folder + "/spill",
-                output: folder + "/out.wav")
+                Self.stopwatch(seconds: 60), synthesizer: synthesizer, synthesis: .asHeard,
+                audioCacheLimit: 16 << 10, spillDirectory: folder + "/spill", output: folder + "/out.wav")
         } catch {
             failure = error
         }
         #expect(failure != nil)
+        #expect(synthesizer.openAtFailure.count == 1, "the spill file was not open when the run failed")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.wav"))
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder + "/spill")) == [])
         #expect(Self.openFiles(in: folder + "/spill").isEmpty)
