@@ -4,6 +4,14 @@ public struct TimerID: Hashable, Sendable, Comparable {
     public static func < (lhs: TimerID, rhs: TimerID) -> Bool { lhs.raw < rhs.raw }
 }
 
+/// What the owner of a task with an open deadline knows of it when asked (``Scheduler/schedule(notBefore:resolving:_:)``).
+public enum DeadlineEstimate: Sendable {
+    /// The task is due at this instant.
+    case at(Instant)
+    /// The task is due later than this instant, which must lie past the horizon it was asked about.
+    case after(Instant)
+}
+
 /// A discrete-event scheduler on a clock it is given.
 ///
 /// Tasks run in order of (deadline, insertion). Time never goes backwards: while a task runs, `now` is its
@@ -22,6 +30,7 @@ public final class Scheduler {
     public private(set) var now: Instant = .zero
     private var heap: [Entry] = []
     private var actions: [TimerID: () -> Void] = [:]
+    private var resolvers: [TimerID: (Instant?) -> DeadlineEstimate] = [:]
     private var nextSequence = 0
     private var nextID = 0
 
@@ -30,7 +39,7 @@ public final class Scheduler {
 
     /// The deadline of the next live task, if any.
     public var nextDeadline: Instant? {
-        dropCancelledHead()
+        settleHead(notAfter: nil)
         return heap.first?.deadline
     }
 
@@ -46,6 +55,25 @@ public final class Scheduler {
     @discardableResult
     public func schedule(at deadline: Instant, _ action: @escaping () -> Void) -> TimerID {
         insert(deadline: max(deadline, now), period: nil, action: action)
+    }
+
+    /// Schedules `action` to run once at a deadline worked out only as far as needed: an utterance's end, known
+    /// only once enough of its audio is synthesized (and never, when something cuts it first).
+    ///
+    /// The task takes its place in the order of insertion now, as if its deadline were known now: among tasks
+    /// due at one instant it runs exactly where a task scheduled now with that deadline would. Whenever it is
+    /// the next task due (no later than `earliest`, then no later than each later bound), `resolve` is asked with
+    /// the horizon the answer must reach: the deadline of the next other task or of the clock's target,
+    /// whichever is earlier (nil when there is neither; the answer must then be `.at`). An `.after` answer must
+    /// lie past the horizon. Cancelling the task stops the questions.
+    @discardableResult
+    public func schedule(
+        notBefore earliest: Instant, resolving resolve: @escaping (_ horizon: Instant?) -> DeadlineEstimate,
+        _ action: @escaping () -> Void
+    ) -> TimerID {
+        let id = insert(deadline: max(earliest, now), period: nil, action: action)
+        resolvers[id] = resolve
+        return id
     }
 
     /// Schedules `action` to run once after `delay`.
@@ -68,6 +96,7 @@ public final class Scheduler {
     /// Cancels a task; cancelling one that already ran (or was cancelled) does nothing.
     public func cancel(_ id: TimerID) {
         actions[id] = nil
+        resolvers[id] = nil
     }
 
     /// True when the task is still pending.
@@ -84,6 +113,7 @@ public final class Scheduler {
                 reinsert(head, deadline: head.deadline + period)
             } else {
                 actions[head.id] = nil
+                resolvers[head.id] = nil
             }
             action()
         }
@@ -123,9 +153,32 @@ public final class Scheduler {
     }
 
     private func nextEntry(notAfter target: Instant) -> Entry? {
-        dropCancelledHead()
+        settleHead(notAfter: target)
         guard let head = heap.first, head.deadline <= target else { return nil }
         return pop()
+    }
+
+    /// Asks tasks with open deadlines at the head of the order (due no later than `target`, when given) until
+    /// the head is a task whose deadline is known, or lies past `target`.
+    private func settleHead(notAfter target: Instant?) {
+        while true {
+            dropCancelledHead()
+            guard let head = heap.first, let resolve = resolvers[head.id] else { return }
+            if let target, head.deadline > target { return }
+            _ = pop()
+            dropCancelledHead()
+            let horizon = [heap.first?.deadline, target].compactMap { $0 }.min()
+            var entry = head
+            switch resolve(horizon) {
+            case .at(let deadline):
+                resolvers[head.id] = nil
+                entry.deadline = max(deadline, head.deadline)
+            case .after(let bound):
+                entry.deadline = max(bound, head.deadline)
+            }
+            // Same sequence: among equal deadlines it keeps the place it took when it was scheduled.
+            if actions[head.id] != nil { push(entry) }
+        }
     }
 
     private func dropCancelledHead() {

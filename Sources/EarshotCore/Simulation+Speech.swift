@@ -43,26 +43,47 @@ extension Simulation {
         }
     }
 
+    /// Starts an utterance. Its end is scheduled now, in the order full knowledge of its length would give, but
+    /// its length is worked out only when the clock gets there (``speechEnd(of:startedAt:horizon:)``): an
+    /// utterance cut first is never synthesized past what decides its cut.
     private func start(_ utterance: Utterance) {
         disarmHint()
-        let timing: SpeechTiming
-        do {
-            timing = try speech.timing(for: utterance.text, voice: voice)
-        } catch {
-            failure = failure ?? error
-            timeline.utterances[utterance.id].outcome = .dropped(at: now, reason: .scenarioEnded, by: nil)
-            apply(channel.currentFinished())
-            return
-        }
-        timeline.utterances[utterance.id].timing = timing
+        timeline.utterances[utterance.id].timing = speech.knownTiming(for: utterance.text, voice: voice)
         timeline.utterances[utterance.id].outcome = .speaking(start: now)
         timeline.utterances[utterance.id].outcomeSequence = nextSequence()
         let startedAt = now
-        let timer = scheduler.schedule(at: startedAt + timing.duration) { [unowned self] in
+        let timer = scheduler.schedule(
+            notBefore: startedAt,
+            resolving: { [unowned self] horizon in speechEnd(of: utterance, startedAt: startedAt, horizon: horizon) }
+        ) { [unowned self] in
             finished(utterance, startedAt: startedAt)
         }
         speakingEnd = (utterance.id, timer)
         onSignal?(.started(timeline.utterances[utterance.id]))
+    }
+
+    /// When a speaking utterance ends, as far as the clock's `horizon` needs: its end when its audio stops before
+    /// the horizon, else an instant past the horizon that its audio surely reaches. When the latest utterances
+    /// were nearly all heard to their end, this one is synthesized in full at once (one request, not several).
+    private func speechEnd(of utterance: Utterance, startedAt: Instant, horizon: Instant?) -> DeadlineEstimate {
+        let rate = speech.sampleRate
+        do {
+            let timing: SpeechTiming
+            if let horizon, !outlook.expectsCompletion {
+                let frames = max(0, horizon.frame(atRate: rate) - startedAt.frame(atRate: rate))
+                // One frame more than the horizon's: the bound below then lies past it however instants round.
+                timing = try speech.timing(for: utterance.text, voice: voice, beyond: frames + 1)
+            } else {
+                timing = try speech.timing(for: utterance.text, voice: voice)
+            }
+            timeline.utterances[utterance.id].timing = timing
+            return timing.isComplete
+                ? .at(startedAt + timing.duration) : .after(startedAt + TimeSpan.frames(timing.frameCount, rate: rate))
+        } catch {
+            // The run stops with the error (`advance` throws it); the utterance ends where its audio ran out.
+            failure = failure ?? error
+            return .at(startedAt)
+        }
     }
 
     private func cut(_ utterance: Utterance, by interruption: Interruption) {
@@ -74,11 +95,16 @@ extension Simulation {
             ? 0
             : now.frame(atRate: speech.sampleRate)
                 - start.frame(atRate: speech.sampleRate)
-        if let timing = timeline.utterances[utterance.id].timing {
+        do {
+            let timing = try speech.timing(for: utterance.text, voice: voice, decidedThrough: heardFrames)
+            timeline.utterances[utterance.id].timing = timing
             timeline.utterances[utterance.id].cutPoint = timing.cut(afterFrames: heardFrames)
+        } catch {
+            failure = failure ?? error
         }
         timeline.utterances[utterance.id].outcome = .interrupted(start: start, cut: now, by: interruption)
         timeline.utterances[utterance.id].cutSequence = nextSequence()
+        outlook.record(cut: true)
         onSignal?(.cut(utterance.id, heardFrames: heardFrames))
         if utterance.isAppAnnouncement { didFinish(utterance, success: false) }
     }
@@ -86,6 +112,7 @@ extension Simulation {
     private func finished(_ utterance: Utterance, startedAt: Instant) {
         speakingEnd = nil
         timeline.utterances[utterance.id].outcome = .spoken(start: startedAt, end: now)
+        outlook.record(cut: false)
         onSignal?(.finished(utterance.id))
         if utterance.isAppAnnouncement { didFinish(utterance, success: true) }
         if [.focusRead, .screenChange, .layoutChange].contains(utterance.kind), let id = utterance.elementID,

@@ -1,6 +1,6 @@
 /// Something that wants to know, as it happens, when speech starts and stops: live playback.
 public enum SpeechSignal: Sendable {
-    /// An utterance starts now; its full timing is known.
+    /// An utterance starts now; its timing holds what is known so far (its audio is synthesized as it is heard).
     case started(UtteranceRecord)
     /// An utterance was cut now, after `heardFrames` frames.
     case cut(UtteranceID, heardFrames: Int)
@@ -51,6 +51,8 @@ public final class Simulation {
     var scanTimer: TimerID?
     var scanHighlightID: String?
     var failure: (any Error)?
+    /// Whether the next utterance is likely heard to its end, from the latest ones: how much of it to synthesize.
+    var outlook = SpeechOutlook()
     /// Lookups into `screen`, built when first needed after a tree change.
     var cachedIndex: ScreenIndex?
     /// The one counter that orders everything happening at one instant (see `Timeline`).

@@ -2,23 +2,45 @@ import Foundation
 
 /// Synthesizes lazily and caches by (text, voice): the engine asks for timings, renderers for audio.
 ///
-/// Timings are kept for the whole run (they are small); audio is kept in a least-recently-used cache bounded in
-/// bytes, so a 1-hour render streams with bounded memory. A phrase like "Results updated" is synthesized once.
+/// Only what is heard is synthesized: the engine asks how far an utterance's audio reaches or where a cut lands,
+/// and the library synthesizes the first part of the phrase that answers it (espeak-ng stops at a frame limit),
+/// asking again with a limit at least twice as large when more is needed, so the work stays within a small
+/// factor of the audio heard. An utterance that is never cut is synthesized to its end; one cut after a word
+/// costs that word and a margin. ``Synthesis/whole`` synthesizes every phrase in full at once: the reference the
+/// tests and the benchmark compare with (same timeline, same audio).
+///
+/// Timings are kept for the whole run (they are small). Audio is kept in memory up to `audioCacheLimit` bytes;
+/// beyond that it is forgotten, least recently used first, or with a `spillDirectory` written to a nameless
+/// temporary file there, so a render mixes every phrase from the audio the engine made, with memory bounded by
+/// the setting and not by the scenario. A phrase like "Results updated" is synthesized once.
 public final class SpeechLibrary: @unchecked Sendable {
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var text: String
         var voice: VoiceProfile
     }
 
+    /// How much of a phrase is synthesized when the engine asks about it.
+    public enum Synthesis: Sendable {
+        /// As far as the question needs: what is heard, plus the margin that decides where a cut lands.
+        case asHeard
+        /// Every phrase in full the first time: the reference for tests and benchmarks.
+        case whole
+    }
+
     /// The synthesizer behind the library.
     public let synthesizer: any Synthesizer
-    /// The bound on cached audio, in bytes.
+    /// The bound on audio kept in memory, in bytes.
     public let audioCacheLimit: Int
+    /// How much of a phrase is synthesized.
+    public let synthesis: Synthesis
+    /// The frames synthesized past the point a question is about: enough, for most words, to judge where the
+    /// word being heard starts (``WordAlignment``); when not, the library asks again.
+    public var lookaheadFrames: Int { synthesizer.sampleRate * 15 / 100 }
     private let lock = NSLock()
     private var timings: [Key: SpeechTiming] = [:]
-    private var audio: [Key: (speech: SynthesizedSpeech, lastUse: Int)] = [:]
-    private var audioBytes = 0
-    private var useCounter = 0
+    /// The largest frame limit asked for each phrase not yet synthesized in full.
+    private var limits: [Key: Int] = [:]
+    private let store: SpeechAudioStore<Key>
     private var counters = Statistics()
 
     /// How much work the library did.
@@ -29,18 +51,29 @@ public final class SpeechLibrary: @unchecked Sendable {
         public var synthesizedFrames = 0
         /// Requests answered from a cache.
         public var cacheHits = 0
+        /// Frames of audio written to the spill file.
+        public var spilledFrames = 0
     }
 
     /// The project's pronunciations, applied after normalization.
     public let pronunciations: PronunciationDictionary
 
     /// Creates a library over a synthesizer.
+    ///
+    /// - Parameters:
+    ///   - audioCacheLimit: the bound on audio kept in memory, in bytes (0 keeps none: timings only).
+    ///   - spillDirectory: a folder for audio beyond the bound (a nameless file, gone when the process ends);
+    ///     nil forgets that audio, and a renderer synthesizes it again when it needs it.
+    ///   - synthesis: how much of a phrase is synthesized (``Synthesis/asHeard`` unless for a reference run).
     public init(
-        synthesizer: any Synthesizer, audioCacheLimit: Int = 64 << 20, pronunciations: PronunciationDictionary = .empty
+        synthesizer: any Synthesizer, audioCacheLimit: Int = 64 << 20, pronunciations: PronunciationDictionary = .empty,
+        spillDirectory: String? = nil, synthesis: Synthesis = .asHeard
     ) {
         self.synthesizer = synthesizer
         self.audioCacheLimit = audioCacheLimit
         self.pronunciations = pronunciations
+        self.synthesis = synthesis
+        self.store = SpeechAudioStore(memoryLimit: audioCacheLimit, spillDirectory: spillDirectory)
     }
 
     /// What the synthesizer is given for `text` spoken by `voice`: the voice's text normalization, then the
@@ -55,38 +88,76 @@ public final class SpeechLibrary: @unchecked Sendable {
     public var sampleRate: Int { synthesizer.sampleRate }
 
     /// The work done so far.
-    public var statistics: Statistics { lock.withLock { counters } }
+    public var statistics: Statistics {
+        lock.withLock {
+            var current = counters
+            current.spilledFrames = store.spilledFrames
+            return current
+        }
+    }
 
     /// The full length and word starts of `text` spoken by `voice`.
     public func timing(for text: String, voice: VoiceProfile) throws -> SpeechTiming {
-        let key = Key(text: text, voice: voice)
-        if let known = lock.withLock({ () -> SpeechTiming? in
-            let hit = timings[key]
-            if hit != nil { counters.cacheHits += 1 }
-            return hit
-        }) {
-            return known
-        }
-        let speech = try synthesizeAndStore(key, frameLimit: nil)
-        return lock.withLock { timings[key] }
-            ?? SpeechTiming(
-                text: text, speech: speech, speechText: speechText(for: text, voice: voice))
+        try timing(Key(text: text, voice: voice), needing: .max) { $0.isComplete }
     }
 
-    /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the cache when there, else
-    /// synthesized only up to the limit.
+    /// What is known of `text` spoken by `voice` without synthesizing anything more.
+    public func knownTiming(for text: String, voice: VoiceProfile) -> SpeechTiming {
+        lock.withLock { timings[Key(text: text, voice: voice)] }
+            ?? SpeechTiming(
+                nothingSynthesizedOf: text, speechText: speechText(for: text, voice: voice), sampleRate: sampleRate)
+    }
+
+    /// A timing of `text` spoken by `voice` that is complete or holds more than `frames` frames: the utterance
+    /// surely sounds that long.
+    public func timing(for text: String, voice: VoiceProfile, beyond frames: Int) throws -> SpeechTiming {
+        let needed = frames == .max ? frames : frames + 1
+        return try timing(Key(text: text, voice: voice), needing: needed) { $0.isComplete || $0.frameCount > frames }
+    }
+
+    /// A timing of `text` spoken by `voice` whose ``SpeechTiming/cut(afterFrames:)`` is exact after `frames`
+    /// heard frames: where a cut then lands, as in the whole utterance.
+    public func timing(for text: String, voice: VoiceProfile, decidedThrough frames: Int) throws -> SpeechTiming {
+        try timing(Key(text: text, voice: voice), needing: frames) { $0.decidedFrames >= frames }
+    }
+
+    /// Synthesizes more of `key` until `answers` holds: each time at least twice the previous limit, and at
+    /// least `needed` frames plus the lookahead.
+    private func timing(_ key: Key, needing needed: Int, answers: (SpeechTiming) -> Bool) throws -> SpeechTiming {
+        var first = true
+        while true {
+            let (known, asked) = lock.withLock { () -> (SpeechTiming?, Int) in
+                let known = timings[key]
+                if first, let known, answers(known) { counters.cacheHits += 1 }
+                return (known, limits[key] ?? 0)
+            }
+            if let known, answers(known) { return known }
+            first = false
+            let limit: Int?
+            switch synthesis {
+            case .whole: limit = nil
+            case .asHeard:
+                let wanted = needed >= Int.max - lookaheadFrames ? Int.max : needed + lookaheadFrames
+                let doubled = asked > Int.max / 2 ? Int.max : 2 * asked
+                let chosen = max(wanted, doubled, known?.frameCount ?? 0)
+                limit = chosen == Int.max ? nil : chosen
+            }
+            _ = try synthesizeAndStore(key, frameLimit: limit)
+        }
+    }
+
+    /// The first `frameLimit` frames (all when nil) of `text` spoken by `voice`: from the audio kept when it
+    /// reaches that far, else synthesized only up to the limit.
     public func audio(for text: String, voice: VoiceProfile, frameLimit: Int? = nil) throws -> [Int16] {
         let key = Key(text: text, voice: voice)
-        let cached = lock.withLock { () -> SynthesizedSpeech? in
-            guard var entry = audio[key] else { return nil }
-            useCounter += 1
-            entry.lastUse = useCounter
-            audio[key] = entry
+        let kept = try lock.withLock { () -> SpeechAudioStore<Key>.Entry? in
+            guard let extent = store.extent(of: key), extent.isComplete || extent.frames >= (frameLimit ?? .max)
+            else { return nil }
             counters.cacheHits += 1
-            return entry.speech
+            return try store.entry(for: key)
         }
-        if let cached {
-            return Array(cached.samples.prefix(frameLimit ?? cached.samples.count))
+        if let kept {
+            return frameLimit.map { Array(kept.samples.prefix($0)) } ?? kept.samples
         }
         let speech = try synthesizeAndStore(key, frameLimit: frameLimit)
         return Array(speech.samples.prefix(frameLimit ?? speech.samples.count))
@@ -96,44 +167,30 @@ public final class SpeechLibrary: @unchecked Sendable {
         let text = speechText(for: key.text, voice: key.voice)
         var speech = try synthesizer.synthesize(text.spoken, voice: key.voice, frameLimit: frameLimit)
         // Aligning words reads every sample: done before taking the lock. Words are the posted text's.
-        let aligned = speech.stoppedEarly ? nil : SpeechTiming(text: key.text, speech: speech, speechText: text)
-        return lock.withLock {
+        let aligned = SpeechTiming(text: key.text, speech: speech, speechText: text)
+        return try lock.withLock {
             counters.synthesisCalls += 1
             counters.synthesizedFrames += speech.frameCount
-            guard !speech.stoppedEarly else { return speech }
-            if let known = timings[key] {
-                // Synthesized again after its audio was evicted. A synthesizer that gives the same samples for
+            if let frameLimit { limits[key] = max(limits[key] ?? 0, frameLimit) }
+            if let known = timings[key], known.isComplete {
+                // Synthesized again after its audio was forgotten. A synthesizer that gives the same samples for
                 // the same text (espeak-ng does) gives the same length; one that does not has its audio fitted
                 // to the length the timeline already used, so a run never changes its mind about when speech ends.
-                if speech.samples.count > known.frameCount {
-                    speech.samples.removeLast(speech.samples.count - known.frameCount)
-                } else {
-                    speech.samples += [Int16](repeating: 0, count: known.frameCount - speech.samples.count)
+                if !speech.stoppedEarly {
+                    if speech.samples.count > known.frameCount {
+                        speech.samples.removeLast(speech.samples.count - known.frameCount)
+                    } else {
+                        speech.samples += [Int16](repeating: 0, count: known.frameCount - speech.samples.count)
+                    }
                 }
                 speech.words = known.words
-            } else {
+            } else if aligned.isComplete || aligned.frameCount > (timings[key]?.frameCount ?? -1) {
                 timings[key] = aligned
+                if aligned.isComplete { limits[key] = nil }
             }
-            storeAudio(speech, for: key)
+            try store.store(
+                SpeechAudioStore.Entry(samples: speech.samples, isComplete: !speech.stoppedEarly), for: key)
             return speech
-        }
-    }
-
-    private func storeAudio(_ speech: SynthesizedSpeech, for key: Key) {
-        let bytes = speech.samples.count * 2
-        guard bytes <= audioCacheLimit else { return }
-        useCounter += 1
-        if let old = audio[key] { audioBytes -= old.speech.samples.count * 2 }
-        audio[key] = (speech, useCounter)
-        audioBytes += bytes
-        guard audioBytes > audioCacheLimit else { return }
-        // Evict least recently used entries down to three quarters of the limit in one sorted pass, so a long
-        // run pays for eviction now and then instead of scanning the cache on every insert.
-        let target = audioCacheLimit / 4 * 3
-        for (oldKey, entry) in audio.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
-            guard audioBytes > target else { break }
-            audioBytes -= entry.speech.samples.count * 2
-            audio[oldKey] = nil
         }
     }
 }

@@ -1,44 +1,64 @@
-/// How long an utterance lasts and where its words start, from the synthesizer.
+/// How long an utterance lasts and where its words start, from the synthesizer: all of it, or as much as the
+/// first part of its audio tells (an utterance that is cut needs no more than what decides the cut).
 public struct SpeechTiming: Hashable, Sendable {
     /// The text as posted; word ranges are in it (`SpeechText.mapping` takes the synthesizer's marks there).
     public var text: String
     /// The text the synthesizer was given (after normalization and pronunciations); `text` when unchanged.
     public var spokenText: String
-    /// Frames of audio in full.
+    /// Frames of audio in full when ``isComplete``; else the frames synthesized so far (the audio is longer).
     public var frameCount: Int
     /// Frames per second.
     public var sampleRate: Int
-    /// The written words, in frame order, each at the frame where it becomes audible (``WordAlignment``).
+    /// The written words, in frame order, each at the frame where it becomes audible (``WordAlignment``); when
+    /// not complete, the first words only, those whose start the audio so far decides.
     public var words: [WordBoundary]
+    /// True when this is the whole utterance: `frameCount` is its length and `words` all its words.
+    public var isComplete: Bool
+    /// A cut after at most this many heard frames lands where it would in the whole utterance
+    /// (``cut(afterFrames:)``); `Int.max` when complete.
+    public var decidedFrames: Int
 
-    /// Creates a timing.
-    public init(text: String, frameCount: Int, sampleRate: Int, words: [WordBoundary], spokenText: String? = nil) {
+    /// Creates a timing (complete unless `decidedFrames` is given).
+    public init(
+        text: String, frameCount: Int, sampleRate: Int, words: [WordBoundary], spokenText: String? = nil,
+        decidedFrames: Int? = nil
+    ) {
         self.text = text
         self.spokenText = spokenText ?? text
         self.frameCount = frameCount
         self.sampleRate = sampleRate
         self.words = words
+        self.isComplete = decidedFrames == nil
+        self.decidedFrames = decidedFrames ?? .max
     }
 
     /// The timing of `text` from its synthesized audio: whole written words, each where its sound starts;
     /// `mapping` takes the synthesized text's offsets back to `text` when a normalizer rewrote it.
     public init(text: String, speech: SynthesizedSpeech, mapping: TextMapping? = nil) {
+        let alignment = WordAlignment.alignment(of: text, in: speech, mapping: mapping)
         self.init(
-            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate,
-            words: WordAlignment.words(of: text, in: speech, mapping: mapping))
+            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: alignment.words,
+            decidedFrames: speech.stoppedEarly ? alignment.decidedFrames : nil)
     }
 
     /// The timing of `speechText.posted` from the audio of `speechText.spoken`: whole posted words, each where
     /// its sound starts (a normalizer's "12 dollars" is the one posted word `$12.00`).
     public init(text: String, speech: SynthesizedSpeech, speechText: SpeechText) {
+        let alignment = WordAlignment.alignment(
+            of: text, in: speech, mapping: speechText.isChanged ? speechText.mapping : nil)
         self.init(
-            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate,
-            words: WordAlignment.words(
-                of: text, in: speech, mapping: speechText.isChanged ? speechText.mapping : nil),
-            spokenText: speechText.spoken)
+            text: text, frameCount: speech.frameCount, sampleRate: speech.sampleRate, words: alignment.words,
+            spokenText: speechText.spoken, decidedFrames: speech.stoppedEarly ? alignment.decidedFrames : nil)
     }
 
-    /// The full duration.
+    /// What is known of `speechText.posted` before any of it is synthesized: its texts, no audio, no words.
+    public init(nothingSynthesizedOf text: String, speechText: SpeechText, sampleRate: Int) {
+        self.init(
+            text: text, frameCount: 0, sampleRate: sampleRate, words: [], spokenText: speechText.spoken,
+            decidedFrames: 0)
+    }
+
+    /// The full duration (when complete; else how long the audio known so far lasts).
     public var duration: TimeSpan { TimeSpan.frames(frameCount, rate: sampleRate) }
 
     /// The text of word `index`.
@@ -49,6 +69,8 @@ public struct SpeechTiming: Hashable, Sendable {
     }
 
     /// What a listener heard of this utterance when it is cut after `heardFrames` frames.
+    ///
+    /// Exact for any cut when complete, else for `heardFrames` up to ``decidedFrames``.
     ///
     /// The word a cut lands in is the last word whose sound started before the cut; it is "fully heard" only
     /// if the next word's sound had started too. The heard text runs to the end of the word the cut landed in.

@@ -14,17 +14,39 @@ public enum WordAlignment {
     /// A word marked while the previous word is still fading is audible from its mark, unless that sound
     /// dies away (below the threshold) within this many milliseconds of the mark.
     static let fadeMilliseconds = 20
+    /// A word's loudness threshold is judged from the audio before this many milliseconds past its mark (or
+    /// before the next word's mark, when that comes first): enough to hold the word's first sound.
+    static let referenceMilliseconds = 100
 
     /// The written words of `text` that `speech` speaks, in frame order, each at the frame where it becomes
     /// audible; `mapping` takes the synthesized text's offsets back to `text` when they differ.
+    ///
+    /// Speech stopped early gives only the words whose start is final (see ``alignment(of:in:mapping:)``).
     public static func words(
         of text: String, in speech: SynthesizedSpeech, mapping: TextMapping? = nil
     ) -> [WordBoundary] {
+        alignment(of: text, in: speech, mapping: mapping).words
+    }
+
+    /// The words of `text` in `speech` and, for speech stopped early, how far they are final.
+    ///
+    /// A word's start is judged from its own mark on, against a loudness threshold taken from the audio before
+    /// its reference point (``referenceMilliseconds`` past the mark, or the next word's mark when sooner), so it
+    /// reads no audio past the reference point or past the window where its sound starts. The first part of an
+    /// utterance therefore aligns exactly as the whole does, word for word, for every word whose start that
+    /// part holds: it gives those words, and `decidedFrames`, the heard frames up to which a cut lands where it
+    /// would in the whole (``SpeechTiming/cut(afterFrames:)``).
+    public static func alignment(
+        of text: String, in speech: SynthesizedSpeech, mapping: TextMapping? = nil
+    ) -> (words: [WordBoundary], decidedFrames: Int) {
+        let complete = !speech.stoppedEarly
+        let known = speech.samples.count
         let tokens = writtenWords(text)
-        guard !tokens.isEmpty else { return [] }
+        guard !tokens.isEmpty else { return ([], complete ? .max : known) }
         let loudness = Loudness(samples: speech.samples, sampleRate: speech.sampleRate)
         var aligned: [(token: Int, mark: Int)] = []
-        for boundary in speech.words.sorted(by: { $0.frame < $1.frame }) {
+        // Only marks inside the audio: the part that was synthesized holds every mark before its end.
+        for boundary in speech.words.sorted(by: { $0.frame < $1.frame }) where complete || boundary.frame < known {
             let offset = mapping?.postedOffset(boundary.textRange.lowerBound) ?? boundary.textRange.lowerBound
             // The token holding the mark, else the first one after it (a mark on a space before a word).
             guard let token = tokens.firstIndex(where: { $0.whole.upperBound > offset }) else { continue }
@@ -33,13 +55,18 @@ public enum WordAlignment {
         }
         var result: [WordBoundary] = []
         for (index, word) in aligned.enumerated() {
-            let limit = index + 1 < aligned.count ? aligned[index + 1].mark : speech.samples.count
-            let start = loudness.onset(from: word.mark, before: limit)
+            // The next word's mark; in a first part without one, it lies at or past the part's end.
+            let limit = index + 1 < aligned.count ? aligned[index + 1].mark : (complete ? known : .max)
+            guard let start = loudness.onset(from: word.mark, before: limit, available: complete ? .max : known)
+            else { break }
             result.append(
                 WordBoundary(
                     frame: max(start, result.last.map { $0.frame + 1 } ?? 0), textRange: tokens[word.token].word))
         }
-        return result
+        guard !complete else { return (result, .max) }
+        // Every later word starts at or after its mark: the first word not final, else past the audio.
+        let decided = result.count < aligned.count ? aligned[result.count].mark : known
+        return (result, decided)
     }
 
     /// Runs of non-space scalars (`whole`) with the punctuation at either end left out (`word`); runs that
@@ -78,12 +105,12 @@ public enum WordAlignment {
 /// Short-window loudness of one utterance's samples.
 struct Loudness {
     let samples: [Int16]
-    /// A window at least this loud (RMS) holds audible sound: 1/32 of the utterance's loudest window, at
-    /// least 100 (about -50 dBFS).
-    let threshold: Double
+    /// For each window of the grid (`window` frames apart from frame 0), the loudest window's RMS up to it.
+    let peakSoFar: [Double]
     let window: Int
     let step: Int
     let fadeFrames: Int
+    let referenceFrames: Int
 
     init(samples: [Int16], sampleRate: Int) {
         self.samples = samples
@@ -91,13 +118,25 @@ struct Loudness {
         window = max(1, Int((Double(WordAlignment.window) * scale).rounded()))
         step = max(1, Int((Double(WordAlignment.step) * scale).rounded()))
         fadeFrames = sampleRate * WordAlignment.fadeMilliseconds / 1000
+        referenceFrames = sampleRate * WordAlignment.referenceMilliseconds / 1000
+        var peaks: [Double] = []
+        peaks.reserveCapacity(samples.count / window + 1)
         var peak = 0.0
         var start = 0
         while start < samples.count {
             peak = max(peak, Self.rms(samples, start, window))
+            peaks.append(peak)
             start += window
         }
-        threshold = max(100, peak / 32)
+        peakSoFar = peaks
+    }
+
+    /// A window at least this loud (RMS) holds audible sound, for a word whose reference point is `reference`:
+    /// 1/32 of the loudest window of the grid starting before it, at least 100 (about -50 dBFS).
+    func threshold(before reference: Int) -> Double {
+        guard !peakSoFar.isEmpty else { return 100 }
+        let last = min(peakSoFar.count - 1, max(0, reference - 1) / window)
+        return max(100, peakSoFar[last] / 32)
     }
 
     static func rms(_ samples: [Int16], _ start: Int, _ length: Int) -> Double {
@@ -111,22 +150,36 @@ struct Loudness {
         return (sum / Double(end - start)).squareRoot()
     }
 
-    func isLoud(_ start: Int) -> Bool { Self.rms(samples, start, window) >= threshold }
+    func isLoud(_ start: Int, _ threshold: Double) -> Bool { Self.rms(samples, start, window) >= threshold }
 
     /// Where a word marked at `mark` becomes audible, before `limit` (the next word's mark): at the mark when
     /// sound is already there and does not fade out within the fade time; else the first loud window after
-    /// the quiet. With no loud window before `limit` (or no audio at all), the mark itself.
-    func onset(from mark: Int, before limit: Int) -> Int {
+    /// the quiet. With no loud window before `limit` (or no audio at all), the mark itself. Nil when that needs
+    /// audio past frame `available` (the end of a first part): windows, or the threshold's reference.
+    func onset(from mark: Int, before limit: Int, available: Int = .max) -> Int? {
         guard mark < samples.count, mark < limit else { return mark }
+        let reference = min(limit, mark + referenceFrames)
+        // The grid windows starting before the reference point must lie inside the audio available.
+        guard available == .max || (max(0, reference - 1) / window + 1) * window <= available else { return nil }
+        let threshold = threshold(before: reference)
+        func loud(_ start: Int) -> Bool? {
+            available == .max || start + window <= available ? isLoud(start, threshold) : nil
+        }
         var position = mark
-        if isLoud(mark) {
+        guard let loudAtMark = loud(mark) else { return nil }
+        if loudAtMark {
             // Sound at the mark: the previous word's fading tail, or this word already.
             let fadeEnd = min(limit, mark + fadeFrames)
-            while position < fadeEnd, isLoud(position) { position += step }
+            while position < fadeEnd {
+                guard let sounding = loud(position) else { return nil }
+                if !sounding { break }
+                position += step
+            }
             guard position < fadeEnd else { return mark }
         }
         while position < limit, position < samples.count {
-            if isLoud(position) { return position }
+            guard let sounding = loud(position) else { return nil }
+            if sounding { return position }
             position += step
         }
         return mark

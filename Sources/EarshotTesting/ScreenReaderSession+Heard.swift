@@ -60,7 +60,12 @@ extension ScreenReaderSession {
         let to = Instant(end)
         return !simulation.timeline.utterances.contains { record in
             guard let began = record.start else { return false }
-            let stopped = record.stop ?? began + (record.timing?.duration ?? .zero)
+            // Still speaking: its whole length (synthesized in full now, as only a question like this needs it).
+            let length =
+                record.timing?.isComplete == true
+                ? record.timing?.duration
+                : (try? simulation.speech.timing(for: record.utterance.text, voice: record.voice))?.duration
+            let stopped = record.stop ?? began + (length ?? .zero)
             return began < to && from < stopped
         }
     }

@@ -79,4 +79,16 @@ import Testing
         #expect(session.silence(between: try #require(read.end), and: try #require(hint.start)))
         #expect(!session.silence(between: .zero, and: .milliseconds(100)))
     }
+
+    /// Speech still sounding breaks the silence up to its end, though its end is not worked out until the clock
+    /// reaches it (the engine synthesizes only what is heard): the question synthesizes what it needs.
+    @Test func speechStillSoundingBreaksTheSilenceUntilItsEnd() throws {
+        let session = ScreenReaderSession(
+            screen: TestingFixtures.searchScreen(debounce: nil), synthesizer: try TestingFixtures.synthesizer())
+        try session.focus("cart")
+        let read = try #require(session.utterances(matching: "Cart, 0 items, button").first)
+        #expect(read.end == nil, "still speaking")
+        #expect(!session.silence(between: .milliseconds(600), and: .milliseconds(700)))
+        #expect(session.silence(between: .seconds(4), and: .seconds(5)))
+    }
 }
