@@ -77,8 +77,13 @@ public struct BenchRunner: Sendable {
         }
         guard accepted.contains(usage.status) else {
             let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            // A folder's scripts would fill the screen: the first few arguments name the command well enough.
+            let shown =
+                arguments.count > 6
+                ? arguments.prefix(4).joined(separator: " ") + " … (\(arguments.count - 4) more)"
+                : arguments.joined(separator: " ")
             throw BenchError(
-                "earshot \(arguments.joined(separator: " ")) exited with status \(usage.status): "
+                "earshot \(shown) exited with status \(usage.status): "
                     + text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return usage
