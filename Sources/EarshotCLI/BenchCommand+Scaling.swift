@@ -57,11 +57,12 @@ extension BenchCommand {
             let errors = scratch + "/stderr"
             var voices: [String] = []
             if let folder = base.library?.directory { voices = ["--voices", folder] }
-            let check = try ChildUsage.measure(executable, ["check", "--quiet"] + voices + [path], errorPath: errors)
+            let check = try ChildUsage.measure(
+                executable, ["check", "--quiet", "--no-cache"] + voices + [path], errorPath: errors)
             // A generated script has no checks: anything but a pass is a broken run, not a measurement.
             guard check.status == 0 else { throw failure("check", path, check, errors) }
             let render = try ChildUsage.measure(
-                executable, ["render"] + voices + ["-o", scratch + "/out.wav", path], errorPath: errors)
+                executable, ["render", "--no-cache"] + voices + ["-o", scratch + "/out.wav", path], errorPath: errors)
             guard render.status == 0 else { throw failure("render", path, render, errors) }
             return (check, render)
         }

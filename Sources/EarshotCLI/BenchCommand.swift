@@ -66,7 +66,7 @@ public struct BenchCommand: Command {
         }
         let paths = try ScenarioInputs.scriptPaths(words, context: context)
         let documents = try ScenarioInputs.parse(paths)
-        let base = try ScenarioInputs.speech(arguments, context: context)
+        let base = try ScenarioInputs.speech(arguments, context: context, phraseCache: false)
         let scratch = NSTemporaryDirectory() + "earshot-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -136,7 +136,7 @@ public struct BenchCommand: Command {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw CommandFailure("\(executable): not an executable earshot")
         }
-        let speech = try ScenarioInputs.speech(arguments, context: context)
+        let speech = try ScenarioInputs.speech(arguments, context: context, phraseCache: false)
         let result = try Self.scaling(
             workloads, sizes: { Array((quick ? $0.quickSizes : $0.sizes).prefix(steps)) }, executable: executable,
             speech: speech, progress: { context.printError("bench: " + $0) })

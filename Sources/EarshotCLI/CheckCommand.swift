@@ -27,6 +27,8 @@ public struct CheckCommand: Command {
             ReaderOptions.reader,
             VoiceOptions.voice,
             VoiceOptions.voices,
+            CacheOptions.noCache,
+            CacheOptions.jobs,
             .value("junit", valueName: "file.xml", help: "Also write the results as JUnit XML."),
             .flag("transcript", help: "Print each run's timeline as a transcript."),
             .value(
@@ -64,14 +66,19 @@ public struct CheckCommand: Command {
         let style = TerminalStyle(context: context)
         var reports: [ScriptReport] = []
         var golden: [GoldenTranscript.Verdict] = []
-        for document in documents {
-            let run = try ScenarioInputs.run(document, speech: speech, arguments: arguments)
-            let report = ScriptReport(
-                run: run, checks: CheckEvaluator(run: run).evaluate(),
-                findings: FindingRules.findings(in: run.timeline))
+        // Scripts run side by side (up to --jobs), and are reported in order as a serial run would.
+        let jobs = try CacheOptions.jobs(arguments)
+        speech.synthesizer.concurrency = jobs
+        try ParallelRuns.forEach(count: documents.count, jobs: jobs) { index in
+            let run = try ScenarioInputs.run(documents[index], speech: speech, arguments: arguments)
+            return ScriptReport(
+                run: run, checks: CheckEvaluator(run: run).evaluate(), findings: FindingRules.findings(in: run.timeline)
+            )
+        } deliver: { _, report in
+            let run = report.run
             reports.append(report)
             golden.append(try outputs.goldenVerdict(for: run))
-            guard outputs.printsText else { continue }
+            guard outputs.printsText else { return }
             context.writeOutput(report.text(quiet: quiet, style: style))
             context.writeOutput(CheckOutputs.text(golden[golden.count - 1], style: style))
             if arguments.flag("transcript") { context.writeOutput(run.timeline.transcript() + "\n") }

@@ -28,7 +28,7 @@ public struct CompareCommand: Command {
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
             ScenarioInputs.profileOption, ReaderOptions.reader, ReaderOptions.readers, VoiceOptions.voice,
-            VoiceOptions.voices, ReviewPage.htmlOption,
+            VoiceOptions.voices, CacheOptions.noCache, ReviewPage.htmlOption,
             ReviewPage.linkAudioOption,
         ],
         examples: [

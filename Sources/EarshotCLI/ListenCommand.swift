@@ -42,6 +42,7 @@ public struct ListenCommand: Command {
             ReaderOptions.reader,
             VoiceOptions.voice,
             VoiceOptions.voices,
+            CacheOptions.noCache,
             .flag("quiet", short: "q", help: "No live lines; only the transcripts and measurements."),
             CheckWatch.option,
         ],

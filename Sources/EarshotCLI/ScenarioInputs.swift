@@ -141,20 +141,25 @@ public enum ScenarioInputs {
     }
 
     /// The voices and synthesizer for this process. Commands that never mix audio (`check`) pass
-    /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs.
+    /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs. Phrases
+    /// come through the phrase cache unless `--no-cache` is given or `phraseCache` is false (`bench`).
     public static func speech(
         _ arguments: ParsedArguments, context: CommandContext, keepingAudio: Bool = true,
-        audioCacheLimit: Int = 64 << 20
+        audioCacheLimit: Int = 64 << 20, phraseCache: Bool = true
     ) throws -> Speech {
         let directory = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         let library = try directory.map { try VoiceLibrary(directory: $0) }
         let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: library?.directory)
         let pronunciations = library?.pronunciations ?? .empty
+        // The phrase cache sits under the library: `--no-cache` (or no cache folder) gives espeak-ng itself.
+        let cached =
+            phraseCache
+            ? try CacheOptions.synthesizer(synthesizer, arguments: arguments, context: context) : synthesizer
         let speech =
             keepingAudio
-            ? SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: audioCacheLimit, pronunciations: pronunciations)
-            : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
+            ? SpeechLibrary(synthesizer: cached, audioCacheLimit: audioCacheLimit, pronunciations: pronunciations)
+            : SpeechLibrary(synthesizer: cached, audioCacheLimit: 0, pronunciations: pronunciations)
         return Speech(library: library, synthesizer: synthesizer, speech: speech)
     }
 
