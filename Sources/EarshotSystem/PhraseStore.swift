@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The folder of cached phrases: whole-file reads, atomic writes, least-recently-used eviction.
 ///
 /// Every entry is a file `<32 hex digits>.phrase` in ``folder``. A write goes to a hidden temporary file
@@ -42,17 +46,14 @@ final class PhraseStore: @unchecked Sendable {
     ///
     /// - Throws: `CocoaError`/`POSIXError` from creating the folder or writing (the caller warns once).
     func write(_ data: Data, as name: String) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.createFolder(folder)
         let temporary = folder + "/" + Self.temporaryPrefix + "\(getpid())-" + UUID().uuidString
-        let previous = (try? manager.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0
+        let previous = (try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0
         do {
-            try data.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, folder + "/" + name) == 0 else {
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
+            try Self.writeFile(data, to: temporary)
+            guard rename(temporary, folder + "/" + name) == 0 else { throw Self.posixError() }
         } catch {
-            try? manager.removeItem(atPath: temporary)
+            unlink(temporary)
             throw error
         }
         let overBound = lock.withLock { () -> Bool in
@@ -62,6 +63,40 @@ final class PhraseStore: @unchecked Sendable {
         }
         if overBound { evict() }
     }
+
+    /// Creates `path` and its missing parents (mode 0777 less the umask).
+    ///
+    /// - Throws: `POSIXError` with the system's reason (`Not a directory`, `Permission denied`).
+    static func createFolder(_ path: String) throws {
+        var built = ""
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o777) == 0 || errno == EEXIST { continue }
+            throw posixError()
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw POSIXError(.ENOTDIR)
+        }
+    }
+
+    /// Writes `data` to a new file at `path` (no `fsync`: a cache entry lost to a crash is only a miss).
+    private static func writeFile(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw posixError() }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw posixError() }
+                offset += written
+            }
+        }
+    }
+
+    private static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     /// The entries (name, size, last use), oldest use first, and their total size; stale temporaries removed.
     func scan() -> (entries: [(name: String, size: Int, used: Date)], total: Int) {
