@@ -145,6 +145,20 @@ extension PhraseCache {
             return (scanned.entries.count, scanned.total)
         }
 
+        /// The entries that are not whole, valid entries (wrong format, truncated, checksum mismatch), by name.
+        public func damagedEntries() -> [String] {
+            store.scan().entries.map(\.name).filter { name in
+                guard let data = store.read(name) else { return false }  // evicted meanwhile
+                return !PhraseEntry.isWellFormed(data)
+            }
+        }
+
+        /// Temporary files in the folder (writes in progress, or left by a writer that died).
+        public func temporaryFiles() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: store.folder)) ?? [])
+                .filter { $0.hasPrefix(PhraseStore.temporaryPrefix) }.sorted()
+        }
+
         /// Removes every entry (and temporary file the cache left); nothing else. Returns files and bytes removed.
         public func clear() -> (files: Int, bytes: Int) { store.clear() }
     }

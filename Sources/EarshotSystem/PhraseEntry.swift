@@ -75,6 +75,20 @@ struct PhraseEntry: Equatable {
         self = decoded
     }
 
+    /// True when `data` is a whole, valid entry under the key it carries.
+    static func isWellFormed(_ data: Data) -> Bool {
+        let header = magic.count + 8
+        guard data.count >= header else { return false }
+        let length = data.withUnsafeBytes { bytes -> Int in
+            var value: UInt32 = 0
+            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[8..<12])) }
+            return Int(UInt32(littleEndian: value))
+        }
+        guard data.count >= header + length else { return false }
+        let key = String(decoding: data[data.startIndex + header..<data.startIndex + header + length], as: UTF8.self)
+        return PhraseEntry(decoding: data, key: key) != nil
+    }
+
     init(key: String, speech: SynthesizedSpeech) {
         self.key = key
         self.speech = speech

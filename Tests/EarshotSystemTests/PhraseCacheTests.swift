@@ -211,3 +211,19 @@ final class Warnings: @unchecked Sendable {
 
     func add(_ message: String) { lock.withLock { collected.append(message) } }
 }
+
+@Suite struct PhraseCacheFolderTests {
+    @Test func anAuditNamesTruncatedEntriesAndPassesWholeOnes() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (cache, _) = try PhraseCacheTests.cache(in: folder)
+        _ = try cache.synthesize(PhraseCacheTests.text, voice: .standard)
+        _ = try cache.synthesize("Another phrase.", voice: .standard)
+        let audit = PhraseCache.Folder(path: folder)
+        #expect(audit.damagedEntries().isEmpty)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().first)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        try bytes.prefix(bytes.count - 1).write(to: URL(fileURLWithPath: folder + "/" + name))
+        #expect(audit.damagedEntries() == [name])
+    }
+}
