@@ -92,7 +92,7 @@ extension BenchCommand {
             for run in runs {
                 let document = try ScenarioInputs.parse([run.path])[0]
                 var speech = base
-                speech.speech = SpeechLibrary(synthesizer: base.synthesizer)
+                speech.speech = SpeechLibrary(synthesizer: try base.synthesizer)
                 let timeline = try ScenarioInputs.run(
                     document, speech: speech, arguments: ParsedArguments(command: "bench")
                 ).timeline

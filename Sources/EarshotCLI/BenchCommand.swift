@@ -84,7 +84,7 @@ public struct BenchCommand: Command {
             var audio = 0.0
             for _ in 0..<rounds {
                 var speech = base
-                speech.speech = SpeechLibrary(synthesizer: base.synthesizer)
+                speech.speech = SpeechLibrary(synthesizer: try base.synthesizer)
                 let wav = scratch + "/bench.wav"
                 let started = Date()
                 let run = try ScenarioInputs.run(document, speech: speech, arguments: ParsedArguments(command: "bench"))
@@ -208,7 +208,7 @@ public struct BenchCommand: Command {
         try AtomicFile.write(Self.stopwatchScript(seconds: seconds), to: script)
         let document = try ScenarioInputs.parse([script])[0]
         var speech = base
-        speech.speech = SpeechLibrary(synthesizer: base.synthesizer)
+        speech.speech = SpeechLibrary(synthesizer: try base.synthesizer)
         let before = Self.memory("VmHWM")
         let started = Date()
         let run = try ScenarioInputs.run(document, speech: speech, arguments: ParsedArguments(command: "bench"))

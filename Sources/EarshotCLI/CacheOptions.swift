@@ -59,19 +59,16 @@ public enum CacheOptions {
         return count
     }
 
-    /// `espeak` behind the phrase cache, or `espeak` itself with `--no-cache` or without a cache folder. A
-    /// cache folder that cannot be written prints one warning on standard error and the run goes on uncached.
-    public static func synthesizer(
-        _ espeak: EspeakSynthesizer, arguments: ParsedArguments, context: CommandContext
-    ) throws -> any Synthesizer {
+    /// The phrase cache in front of `espeak`; nil with `--no-cache` or without a cache folder. A cache folder
+    /// that cannot be written prints one warning on standard error and the run goes on uncached.
+    public static func phraseCache(
+        _ espeak: DeferredSynthesizer, arguments: ParsedArguments, context: CommandContext
+    ) throws -> PhraseCache? {
         guard !arguments.flag(noCache.long), let folder = phraseFolder(environment: context.environment) else {
-            return espeak
+            return nil
         }
-        let identity = PhraseCache.Identity(
-            engineVersion: espeak.engineVersion, normalizerVersion: TextNormalizer.version,
-            variantsFingerprint: espeak.variantsFingerprint, sampleRate: espeak.sampleRate)
         return PhraseCache(
-            base: espeak, identity: identity, folder: folder, limit: try limit(environment: context.environment),
+            base: espeak, identity: espeak.identity, folder: folder, limit: try limit(environment: context.environment),
             warn: { [context] in context.printError("earshot: " + $0) })
     }
 }

@@ -68,7 +68,7 @@ public struct CheckCommand: Command {
         var golden: [GoldenTranscript.Verdict] = []
         // Scripts run side by side (up to --jobs), and are reported in order as a serial run would.
         let jobs = try CacheOptions.jobs(arguments)
-        speech.synthesizer.concurrency = jobs
+        speech.engine.concurrency = jobs
         try ParallelRuns.forEach(count: documents.count, jobs: jobs) { index in
             let run = try ScenarioInputs.run(documents[index], speech: speech, arguments: arguments)
             return ScriptReport(

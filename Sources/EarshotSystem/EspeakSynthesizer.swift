@@ -82,11 +82,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
                 dataPath: path, code: Int(result.status), message: Self.message(for: result.status))
         }
         sampleRate = Int(result.rate)
-        engineVersion = owner.perform {
-            var buffer = [CChar](repeating: 0, count: 64)
-            earshot_espeak_version(&buffer, buffer.count)
-            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        engineVersion = DeferredSynthesizer.libraryVersion()
         knownVoiceNames = owner.perform { Self.listVoiceNames() }
         // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
         let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }

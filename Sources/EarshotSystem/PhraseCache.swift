@@ -122,6 +122,26 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         return speech
     }
 
+    /// True when a run with this identity already found `voice` acceptable (``recordValid(_:)``), so it need not
+    /// be checked with espeak-ng again.
+    public func knowsValid(_ voice: VoiceProfile) -> Bool {
+        let key = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck)
+        guard let data = store.read(key.fileName), PhraseEntry(decoding: data, key: key.canonical) != nil else {
+            return false
+        }
+        store.touch(key.fileName)
+        return true
+    }
+
+    /// Records that espeak-ng accepted `voice` (its voice, variant and values), for ``knowsValid(_:)``.
+    public func recordValid(_ voice: VoiceProfile) {
+        let key = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck)
+        guard lock.withLock({ writable }) else { return }
+        let entry = PhraseEntry(
+            key: key.canonical, speech: SynthesizedSpeech(samples: [], sampleRate: sampleRate, words: []))
+        try? store.write(entry.encoded(), as: key.fileName)
+    }
+
     /// The operating system's reason inside a Foundation error, when there is one.
     private static func reason(_ error: any Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }

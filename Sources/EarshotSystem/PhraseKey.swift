@@ -15,18 +15,30 @@ public struct PhraseKey: Hashable, Sendable {
     public var voice: VoiceProfile
     /// The synthesizer's identity.
     public var identity: PhraseCache.Identity
+    /// What the entry records.
+    public var purpose: Purpose
+
+    /// What an entry records.
+    public enum Purpose: String, Sendable {
+        /// The synthesizer's answer for the text.
+        case phrase
+        /// That the synthesizer accepted the voice (its names and values); the text is empty.
+        case voiceCheck = "voice-check"
+    }
 
     /// Creates a key.
-    public init(text: String, voice: VoiceProfile, identity: PhraseCache.Identity) {
+    public init(text: String, voice: VoiceProfile, identity: PhraseCache.Identity, purpose: Purpose = .phrase) {
         self.text = text
         self.voice = voice
         self.identity = identity
+        self.purpose = purpose
     }
 
     /// The key as the bytes stored in an entry: one `name value` line per component, the text last.
     public var canonical: String {
         [
             "format \(PhraseCache.formatVersion)",
+            "purpose \(purpose.rawValue)",
             "engine \(identity.engineVersion)",
             "normalizer \(identity.normalizerVersion)",
             "variants \(identity.variantsFingerprint)",

@@ -270,3 +270,56 @@ final class Delivered: @unchecked Sendable {
     var items: [Int] { lock.withLock { delivered } }
     func append(_ item: Int) { lock.withLock { delivered.append(item) } }
 }
+
+/// espeak-ng starts only when the cache cannot answer.
+@Suite struct DeferredStartTests {
+    static func run(_ script: String, cache: String) throws -> ScenarioInputs.Speech {
+        let (_, context) = PhraseCacheCLITests.context(cache: cache)
+        let arguments = ParsedArguments(command: "check", arguments: ["path": [script]])
+        let speech = try ScenarioInputs.speech(arguments, context: context, keepingAudio: false)
+        let document = try ScenarioInputs.parse([script])[0]
+        _ = try ScenarioInputs.run(document, speech: speech, arguments: arguments)
+        return speech
+    }
+
+    @Test func aRunAnsweredFromTheCacheNeverStartsEspeak() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let script = packageRoot + "/Scripts/announcement-spam/before-search.earshot"
+        let cold = try Self.run(script, cache: folder.path)
+        #expect(cold.engine.hasStarted)
+        let warm = try Self.run(script, cache: folder.path)
+        #expect(!warm.engine.hasStarted, "a warm run started espeak-ng")
+        #expect(warm.phraseCache?.statistics.hits ?? 0 > 0)
+    }
+
+    @Test func aVoiceIsRememberedAsAcceptedOnlyWithItsOwnValues() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let engine = DeferredSynthesizer(voicesDirectory: voicesFolder)
+        let cache = PhraseCache(base: engine, identity: engine.identity, folder: folder.path, warn: { _ in })
+        var voice = VoiceProfile.standard
+        #expect(!cache.knowsValid(voice))
+        cache.recordValid(voice)
+        #expect(cache.knowsValid(voice))
+        voice.variant = "f3"
+        #expect(!cache.knowsValid(voice))
+    }
+
+    @Test func aVoiceFileWithAnUnknownVariantFailsWithAWarmCacheToo() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let voices = folder.path + "/Voices"
+        try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
+        try Data("espeak en-us\nvariant nosuchvariant\nrate 180\n".utf8).write(
+            to: URL(fileURLWithPath: voices + "/odd.voice"))
+        try Data("espeak en-us\nrate 185\n".utf8).write(to: URL(fileURLWithPath: voices + "/default.voice"))
+        let script = packageRoot + "/Scripts/updates-frequently/after.earshot"
+        for _ in 0..<2 {
+            let (captured, context) = PhraseCacheCLITests.context(cache: folder.path + "/cache")
+            let words = ["check", "--voices", voices, "--voice", "odd", script]
+            #expect(Earshot.run(words, context: context) != 0)
+            #expect(captured.error.contains("nosuchvariant"), "\(captured.error)")
+        }
+    }
+}
