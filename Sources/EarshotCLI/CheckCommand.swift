@@ -66,9 +66,9 @@ public struct CheckCommand: Command {
         let style = TerminalStyle(context: context)
         var reports: [ScriptReport] = []
         var golden: [GoldenTranscript.Verdict] = []
-        // Scripts run side by side (up to --jobs), and are reported in order as a serial run would.
+        // Scripts run side by side (up to --jobs), and are reported in order as a serial run would. Each script's
+        // phrases go to a free espeak-ng helper (one per core), so at most --jobs phrases are in flight.
         let jobs = try CacheOptions.jobs(arguments)
-        speech.engine.concurrency = jobs
         try ParallelRuns.forEach(count: documents.count, jobs: jobs) { index in
             let run = try ScenarioInputs.run(documents[index], speech: speech, arguments: arguments)
             return ScriptReport(

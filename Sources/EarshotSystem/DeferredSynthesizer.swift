@@ -21,7 +21,6 @@ public final class DeferredSynthesizer: Synthesizer, @unchecked Sendable {
 
     private let lock = NSLock()
     private var started: EspeakSynthesizer?
-    private var concurrencyWanted: Int?
 
     /// A stand-in for the synthesizer with the variants of `voicesDirectory`.
     public init(voicesDirectory: String?) {
@@ -34,18 +33,6 @@ public final class DeferredSynthesizer: Synthesizer, @unchecked Sendable {
 
     /// Frames per second: espeak-ng's rate, checked against the real one when it starts.
     public var sampleRate: Int { Self.expectedSampleRate }
-
-    /// How many phrases may be synthesized at the same time, applied when espeak-ng starts (or at once).
-    public var concurrency: Int? {
-        get { lock.withLock { concurrencyWanted } }
-        set {
-            let running = lock.withLock { () -> EspeakSynthesizer? in
-                concurrencyWanted = newValue
-                return started
-            }
-            if let running, let newValue { running.concurrency = newValue }
-        }
-    }
 
     /// The shared synthesizer, started on the first call.
     ///
@@ -61,7 +48,6 @@ public final class DeferredSynthesizer: Synthesizer, @unchecked Sendable {
                 dataPath: shared.dataPath, code: 0,
                 message: "espeak-ng speaks at \(shared.sampleRate) Hz; Earshot expects \(Self.expectedSampleRate) Hz")
         }
-        if let concurrencyWanted { shared.concurrency = concurrencyWanted }
         started = shared
         return shared
     }

@@ -311,6 +311,8 @@ final class Delivered: @unchecked Sendable {
         defer { folder.remove() }
         let voices = folder.path + "/Voices"
         try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
+        // The package's variants too: espeak-ng starts once per process, with one set of variants.
+        try FileManager.default.copyItem(atPath: voicesFolder + "/variants", toPath: voices + "/variants")
         try Data("espeak en-us\nvariant nosuchvariant\nrate 180\n".utf8).write(
             to: URL(fileURLWithPath: voices + "/odd.voice"))
         try Data("espeak en-us\nrate 185\n".utf8).write(to: URL(fileURLWithPath: voices + "/default.voice"))
@@ -319,6 +321,8 @@ final class Delivered: @unchecked Sendable {
             let (captured, context) = PhraseCacheCLITests.context(cache: folder.path + "/cache")
             let words = ["check", "--voices", voices, "--voice", "odd", script]
             #expect(Earshot.run(words, context: context) != 0)
+            // Reported at the voice file's line each time: the voice was checked, not taken from the cache.
+            #expect(captured.error.contains("odd.voice:2:"), "\(captured.error)")
             #expect(captured.error.contains("nosuchvariant"), "\(captured.error)")
         }
     }
