@@ -16,11 +16,11 @@ public struct CacheCommand: Command {
             the text normalizer's version and espeak-ng's version, so a second `check` or `render` of the same \
             scripts synthesizes nothing. The folder is $EARSHOT_CACHE_DIR, else $XDG_CACHE_HOME/earshot, else \
             ~/.cache/earshot; $EARSHOT_CACHE_SIZE bounds it (default 512M), the least recently used phrases going \
-            first. `--no-cache` on check, render, compare, listen and samples leaves it alone.
+            first. `--no-cache` on check, render, compare, listen and samples leaves it alone (docs/cache.md).
             """,
         arguments: [ArgumentSpec("action", arity: .optional, help: "clear: remove every cached phrase.")],
         options: [],
-        examples: ["cache", "cache clear", "EARSHOT_CACHE_SIZE=2G earshot check Scripts/"])
+        examples: ["cache", "cache clear", "check --no-cache Scripts/"])
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let action = arguments.argument("action")

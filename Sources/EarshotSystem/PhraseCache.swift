@@ -15,7 +15,9 @@ import Foundation
 /// the folder are safe. When the folder cannot be written, `warn` is called once and the run goes on
 /// without storing (and says the same things).
 public final class PhraseCache: Synthesizer, @unchecked Sendable {
-    /// The cache format's version: bump it when the entry layout or the key's meaning changes.
+    /// The cache format's version: bump it when the entry layout or the key's meaning changes, or when what the
+    /// synthesizer returns for the same request changes without espeak-ng's version changing (the shim's chunk,
+    /// event or frame-limit rules): entries of another version are never read.
     public static let formatVersion = 1
     /// The extension of entry files.
     public static let entryExtension = "phrase"
