@@ -14,10 +14,27 @@ extension EspeakDataFolder {
     /// Folders this process created, removed at exit.
     private static let created = CreatedFolders()
 
-    /// Creates a fresh folder with `mkdtemp` (mode 0700), checks it is private and ours, and registers
-    /// it for removal when the process exits.
+    /// Where private folders are made: `$XDG_RUNTIME_DIR` (the user's own memory-backed folder), else `$TMPDIR`
+    /// when set, else `/dev/shm` (memory-backed), else `/tmp`; the first that is an absolute path to a directory.
+    ///
+    /// The folder holds a few hundred symbolic links. On a disk-backed `/tmp` creating them was measured at
+    /// 165 ms (0.75 ms each), in every process before its first phrase; in memory-backed folders, 1 ms.
+    static func baseFolder(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        isDirectory: (String) -> Bool = { path in
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        }
+    ) -> String {
+        let candidates = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"], "/dev/shm", "/tmp"]
+        let found = candidates.compactMap { $0 }.first { $0.hasPrefix("/") && isDirectory($0) } ?? "/tmp"
+        return found.hasSuffix("/") ? found : found + "/"
+    }
+
+    /// Creates a fresh folder with `mkdtemp` (mode 0700) in ``baseFolder(environment:isDirectory:)``, checks it
+    /// is private and ours, and registers it for removal when the process exits.
     static func makePrivateFolder() throws(EspeakError) -> String {
-        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        let base = baseFolder()
         var template = Array((base + folderPrefix + "XXXXXX").utf8CString)
         let path: String? = template.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
