@@ -6,7 +6,7 @@ import Foundation
 /// On disk (little-endian): the magic `EPHR`, the format version (UInt32), the canonical key's length
 /// (UInt32) and UTF-8 bytes, the sample rate (UInt32), 1 when synthesis stopped early (UInt32), the frame
 /// count (UInt64), the word count (UInt32), each word as (frame, lower, upper) Int64s, the samples (Int16),
-/// and an FNV-1a checksum (UInt64) of everything before it. Anything else (wrong magic, version or key,
+/// and a checksum (UInt64, ``FNV1a/checksum(_:)``) of everything before it. Anything else (wrong magic, version or key,
 /// a length that does not add up, a checksum that does not match) is not an entry.
 struct PhraseEntry: Equatable {
     /// The canonical key it was stored under.
@@ -59,7 +59,7 @@ struct PhraseEntry: Equatable {
         #else
             for sample in speech.samples { Self.append(UInt16(bitPattern: sample), to: &data) }
         #endif
-        let checksum = data.withUnsafeBytes { FNV1a.hash($0) }
+        let checksum = data.withUnsafeBytes { FNV1a.checksum($0) }
         Self.append(checksum, to: &data)
         return data
     }
@@ -139,7 +139,7 @@ private struct Reader {
             frames <= UInt64(buffer.count), UInt64(wordCount) <= UInt64(buffer.count),
             buffer.count == offset + Int(wordCount) * wordSize + Int(frames) * 2 + 8
         else { return nil }
-        let checksum = FNV1a.hash(UnsafeRawBufferPointer(rebasing: buffer[0..<buffer.count - 8]))
+        let checksum = FNV1a.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<buffer.count - 8]))
         var words: [WordBoundary] = []
         words.reserveCapacity(Int(wordCount))
         for _ in 0..<Int(wordCount) {

