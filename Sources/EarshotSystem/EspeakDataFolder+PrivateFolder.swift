@@ -14,8 +14,9 @@ extension EspeakDataFolder {
     /// Folders this process created, removed at exit.
     private static let created = CreatedFolders()
 
-    /// Where private folders are made: `$XDG_RUNTIME_DIR` (the user's own memory-backed folder), else `$TMPDIR`
-    /// when set, else `/dev/shm` (memory-backed), else `/tmp`; the first that is an absolute path to a directory.
+    /// Where private folders are made: `$TMPDIR` when set (the user's choice, so a missing one is reported by
+    /// name), else the first directory of `$XDG_RUNTIME_DIR` (the user's own memory-backed folder), `/dev/shm`
+    /// (memory-backed) and `/tmp`.
     ///
     /// The folder holds a few hundred symbolic links. On a disk-backed `/tmp` creating them was measured at
     /// 165 ms (0.75 ms each), in every process before its first phrase; in memory-backed folders, 1 ms.
@@ -26,8 +27,9 @@ extension EspeakDataFolder {
             return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
         }
     ) -> String {
-        let candidates = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"], "/dev/shm", "/tmp"]
-        let found = candidates.compactMap { $0 }.first { $0.hasPrefix("/") && isDirectory($0) } ?? "/tmp"
+        let chosen = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let candidates = [environment["XDG_RUNTIME_DIR"], "/dev/shm", "/tmp"].compactMap { $0 }
+        let found = chosen ?? candidates.first { $0.hasPrefix("/") && isDirectory($0) } ?? "/tmp"
         return found.hasSuffix("/") ? found : found + "/"
     }
 
