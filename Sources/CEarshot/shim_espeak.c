@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -78,6 +79,13 @@ int32_t earshot_espeak_initialize(const char *data_path, int32_t *sample_rate) {
     espeak_SetSynthCallback(on_synth);
     *sample_rate = espeak_ng_GetSampleRate();
     return ENS_OK;
+}
+
+void earshot_espeak_version(char *buffer, size_t length) {
+    if (length == 0) return;
+    const char *path = NULL;
+    const char *version = espeak_Info(&path);
+    snprintf(buffer, length, "%s", version != NULL ? version : "");
 }
 
 void earshot_espeak_status_message(int32_t status, char *buffer, size_t length) {
@@ -163,7 +171,8 @@ int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot
 // setting the rate queues commands for the wave generator that only a synthesis consumes; done in this
 // process they would pile up and overflow its queue.)
 //
-// A small helper process, the zygote, is forked from that state once. For each phrase the zygote forks
+// A small helper process, the zygote, is forked from that state once per slot (one slot per phrase that may
+// be synthesized at the same time). For each phrase a zygote forks
 // a worker, which selects the voice, sets the parameters, speaks and exits; its chunks come back
 // through a socket as they are made. Forking the small zygote is cheap, and this process's memory is
 // never shared copy-on-write with a worker, so a long render does not slow down as it grows. The zygote
@@ -197,12 +206,16 @@ typedef struct {
 /// it again (every phrase in that voice takes the same path, so its audio is still the same every time).
 static char prepared_voice[128];
 
-/// The zygote as this process sees it (owner thread only).
-static struct {
+/// One zygote as this process sees it. A slot's zygote is started only on the owner thread (forked from the
+/// fixed state); a slot is used by one caller at a time, which the Swift pool guarantees.
+typedef struct {
     pid_t pid;         // 0: none running
     int requests;      // stream socket: requests to the zygote
     int replies;       // sequenced-packet socket: messages from workers and the zygote
-} zygote;
+    char *buffer;      // one message from a worker (MESSAGE_CAPACITY bytes)
+} zygote_slot;
+
+static zygote_slot zygotes[EARSHOT_ZYGOTE_SLOTS];
 
 int32_t earshot_espeak_prepare_isolation(const char *voice) {
     int32_t status = earshot_espeak_set_voice(voice);
@@ -338,32 +351,41 @@ static void run_zygote(int requests, int replies) {
     }
 }
 
-static void stop_zygote(void) {
-    if (zygote.pid <= 0) return;
-    close(zygote.requests);
-    close(zygote.replies);
-    kill(zygote.pid, SIGKILL);
-    while (waitpid(zygote.pid, NULL, 0) < 0 && errno == EINTR) {
+static void stop_zygote(zygote_slot *zygote) {
+    if (zygote->pid <= 0) return;
+    close(zygote->requests);
+    close(zygote->replies);
+    kill(zygote->pid, SIGKILL);
+    while (waitpid(zygote->pid, NULL, 0) < 0 && errno == EINTR) {
     }
-    zygote.pid = 0;
+    zygote->pid = 0;
 }
 
-/// At exit the zygote is stopped and waited for, so the CPU time of every worker (each waited for by the
+/// At exit every zygote is stopped and waited for, so the CPU time of every worker (each waited for by its
 /// zygote) is counted in this process's children, where `earshot bench` and `time` look for it.
-static void stop_zygote_at_exit(void) { stop_zygote(); }
+static void stop_zygotes_at_exit(void) {
+    for (int slot = 0; slot < EARSHOT_ZYGOTE_SLOTS; slot++) stop_zygote(&zygotes[slot]);
+}
 
-/// Starts the zygote when none is running; 0 on success.
-static int ensure_zygote(void) {
+static zygote_slot *slot_at(int32_t slot) {
+    return slot >= 0 && slot < EARSHOT_ZYGOTE_SLOTS ? &zygotes[slot] : NULL;
+}
+
+int32_t earshot_espeak_start_zygote(int32_t slot) {
     static int reaped_at_exit = 0;
-    if (zygote.pid > 0) return 0;
-    if (!reaped_at_exit) reaped_at_exit = atexit(stop_zygote_at_exit) == 0;
+    zygote_slot *zygote = slot_at(slot);
+    if (zygote == NULL) return EARSHOT_ISOLATION_FAILED;
+    if (zygote->pid > 0) return EARSHOT_ESPEAK_OK;
+    if (!reaped_at_exit) reaped_at_exit = atexit(stop_zygotes_at_exit) == 0;
+    if (zygote->buffer == NULL && (zygote->buffer = malloc(MESSAGE_CAPACITY)) == NULL)
+        return EARSHOT_ISOLATION_FAILED;
     int requests[2];
     int replies[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, requests) != 0) return -1;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, requests) != 0) return EARSHOT_ISOLATION_FAILED;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, replies) != 0) {
         close(requests[0]);
         close(requests[1]);
-        return -1;
+        return EARSHOT_ISOLATION_FAILED;
     }
     pid_t pid = fork();
     if (pid < 0) {
@@ -371,9 +393,10 @@ static int ensure_zygote(void) {
         close(requests[1]);
         close(replies[0]);
         close(replies[1]);
-        return -1;
+        return EARSHOT_ISOLATION_FAILED;
     }
     if (pid == 0) {
+        // run_zygote closes every other descriptor, other zygotes' sockets included.
         close(requests[0]);
         close(replies[0]);
         run_zygote(requests[1], replies[1]);
@@ -381,37 +404,37 @@ static int ensure_zygote(void) {
     }
     close(requests[1]);
     close(replies[1]);
-    zygote.pid = pid;
-    zygote.requests = requests[0];
-    zygote.replies = replies[0];
-    return 0;
+    zygote->pid = pid;
+    zygote->requests = requests[0];
+    zygote->replies = replies[0];
+    return EARSHOT_ESPEAK_OK;
 }
 
-/// One attempt. `*chunks_delivered` counts the chunks handed to the sink over all attempts; a retry skips
-/// that many, which is exact because a phrase's chunks are the same on every synthesis.
-static int32_t synthesize_through_zygote(const char *voice, const earshot_voice_parameters *parameters,
-                                         const char *text, int64_t frame_limit, earshot_speech_sink sink,
-                                         void *context, int32_t *stopped_early, int64_t *chunks_delivered) {
+int32_t earshot_espeak_synthesize_in_zygote(int32_t slot, const char *voice,
+                                            const earshot_voice_parameters *parameters, const char *text,
+                                            int64_t frame_limit, earshot_speech_sink sink, void *context,
+                                            int32_t *stopped_early, int64_t *chunks_delivered) {
+    zygote_slot *zygote = slot_at(slot);
+    if (zygote == NULL || zygote->pid <= 0 || zygote->buffer == NULL) return EARSHOT_ISOLATION_FAILED;
+    char *buffer = zygote->buffer;
     int64_t chunks_seen = 0;
-    static char *buffer = NULL;
-    if (buffer == NULL && (buffer = malloc(MESSAGE_CAPACITY)) == NULL) return EARSHOT_ISOLATION_FAILED;
-    if (ensure_zygote() != 0) return EARSHOT_ISOLATION_FAILED;
+    *stopped_early = 0;
     isolated_request request = {frame_limit, *parameters, (int32_t)strlen(voice), (int32_t)strlen(text)};
-    if (write_all(zygote.requests, &request, sizeof request) != 0
-        || write_all(zygote.requests, voice, (size_t)request.voice_length) != 0
-        || write_all(zygote.requests, text, (size_t)request.text_length) != 0) {
-        stop_zygote();
+    if (write_all(zygote->requests, &request, sizeof request) != 0
+        || write_all(zygote->requests, voice, (size_t)request.voice_length) != 0
+        || write_all(zygote->requests, text, (size_t)request.text_length) != 0) {
+        stop_zygote(zygote);
         return EARSHOT_ISOLATION_FAILED;
     }
     int32_t result = EARSHOT_ISOLATION_FAILED;
     pid_t worker = 0;
     int listening = 1;
     for (;;) {
-        ssize_t got = recv(zygote.replies, buffer, MESSAGE_CAPACITY, 0);
+        ssize_t got = recv(zygote->replies, buffer, MESSAGE_CAPACITY, 0);
         if (got < 0 && errno == EINTR) continue;
         if (got < (ssize_t)sizeof(isolated_header)) {
-            // The zygote is gone (or spoke nonsense): the next phrase gets a new one.
-            stop_zygote();
+            // The zygote is gone (or spoke nonsense): the next attempt gets a new one.
+            stop_zygote(zygote);
             return EARSHOT_ISOLATION_FAILED;
         }
         isolated_header header;
@@ -433,7 +456,7 @@ static int32_t synthesize_through_zygote(const char *voice, const earshot_voice_
                 header.event_count > 0 ? (size_t)header.event_count * sizeof(earshot_speech_event) : 0;
             if (header.sample_count < 0 || header.event_count < 0 || header.event_count > EVENT_CAPACITY
                 || sizeof header + sample_bytes + event_bytes != (size_t)got) {
-                stop_zygote();
+                stop_zygote(zygote);
                 return EARSHOT_ISOLATION_FAILED;
             }
             earshot_speech_event events[EVENT_CAPACITY];
@@ -449,21 +472,6 @@ static int32_t synthesize_through_zygote(const char *voice, const earshot_voice_
                 if (worker > 0) kill(worker, SIGKILL);
             }
         }
-    }
-    return result;
-}
-
-int32_t earshot_espeak_synthesize_isolated(const char *voice, const earshot_voice_parameters *parameters,
-                                           const char *text, int64_t frame_limit, earshot_speech_sink sink,
-                                           void *context, int32_t *stopped_early) {
-    // A zygote that died (killed from outside, or since the last phrase) is noticed here: two more tries
-    // with a new one, resuming after the chunks the sink already has.
-    int32_t result = EARSHOT_ISOLATION_FAILED;
-    int64_t chunks_delivered = 0;
-    for (int attempt = 0; attempt < 3 && result == EARSHOT_ISOLATION_FAILED; attempt++) {
-        *stopped_early = 0;
-        result = synthesize_through_zygote(voice, parameters, text, frame_limit, sink, context, stopped_early,
-                                           &chunks_delivered);
     }
     return result;
 }

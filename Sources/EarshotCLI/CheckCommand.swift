@@ -28,6 +28,8 @@ public struct CheckCommand: Command {
             ReaderOptions.reader,
             VoiceOptions.voice,
             VoiceOptions.voices,
+            CacheOptions.noCache,
+            CacheOptions.jobs,
             .value("junit", valueName: "file.xml", help: "Also write the results as JUnit XML."),
             .flag("transcript", help: "Print each run's timeline as a transcript."),
             .value(
@@ -65,12 +67,16 @@ public struct CheckCommand: Command {
         let style = TerminalStyle(context: context)
         var reports: [RunReport] = []
         var golden: [GoldenTranscript.Verdict] = []
-        for document in documents {
-            let run = try ScenarioInputs.run(document, speech: speech, arguments: arguments)
-            let report = RunReport(run: run)
+        // Scripts run side by side (up to --jobs), and are reported in order as a serial run would. Each script's
+        // phrases go to a free espeak-ng helper (one per core), so at most --jobs phrases are in flight.
+        let jobs = try CacheOptions.jobs(arguments)
+        try ParallelRuns.forEach(count: documents.count, jobs: jobs) { index in
+            RunReport(run: try ScenarioInputs.run(documents[index], speech: speech, arguments: arguments))
+        } deliver: { _, report in
+            let run = report.run
             reports.append(report)
             golden.append(try outputs.goldenVerdict(for: run))
-            guard outputs.printsText else { continue }
+            guard outputs.printsText else { return }
             context.writeOutput(report.text(quiet: quiet, style: style))
             context.writeOutput(golden[golden.count - 1].text(style: style))
             if arguments.flag("transcript") { context.writeOutput(run.timeline.transcript() + "\n") }

@@ -14,6 +14,7 @@ public enum CommandRegistry {
         VerifyCommand(),
         BenchCommand(),
         ConformanceCommand(),
+        CacheCommand(),
     ]
 
     /// The command with `name`, if any.

@@ -24,7 +24,7 @@ public struct CompareCommand: Command {
             RenderCommand.output,
             .value("pair", valueName: "name", help: "Only this pair of a pattern (e.g. search)."),
             ScenarioInputs.profileOption, ReaderOptions.reader, ReaderOptions.readers, VoiceOptions.voice,
-            VoiceOptions.voices, ReviewPageOptions.html,
+            VoiceOptions.voices, CacheOptions.noCache, ReviewPageOptions.html,
             ReviewPageOptions.linkAudio,
         ],
         examples: [

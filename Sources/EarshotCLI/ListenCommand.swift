@@ -42,6 +42,7 @@ public struct ListenCommand: Command {
             ReaderOptions.reader,
             VoiceOptions.voice,
             VoiceOptions.voices,
+            CacheOptions.noCache,
             .flag("quiet", short: "q", help: "No live lines; only the transcripts and measurements."),
             CheckWatch.option,
         ],
@@ -94,15 +95,15 @@ public struct ListenCommand: Command {
         let clock = RealTimeClock()
         let player: LivePlayer
         do {
-            player = try LivePlayer(device: deviceName, sampleRate: speech.synthesizer.sampleRate, clock: clock)
+            player = try LivePlayer(device: deviceName, sampleRate: speech.engine.sampleRate, clock: clock)
         } catch {
             throw CommandFailure(Self.noDeviceMessage(deviceName, error: error, scripts: plays.map(\.document.path)))
         }
         defer { player.close() }
-        guard player.sampleRate == speech.synthesizer.sampleRate else {
+        guard player.sampleRate == speech.engine.sampleRate else {
             throw CommandFailure(
                 "audio device '\(deviceName)' plays at \(player.sampleRate) Hz, not espeak-ng's "
-                    + "\(speech.synthesizer.sampleRate) Hz; choose a device through ALSA's plug layer (e.g. plughw:0)")
+                    + "\(speech.engine.sampleRate) Hz; choose a device through ALSA's plug layer (e.g. plughw:0)")
         }
         let control = ListenControl()
         let signals = control.catchSignals()

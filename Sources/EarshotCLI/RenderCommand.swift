@@ -28,6 +28,7 @@ public struct RenderCommand: Command {
         arguments: [ArgumentSpec("script", help: "The scenario script.")],
         options: [
             output, ScenarioInputs.profileOption, ReaderOptions.reader, VoiceOptions.voice, VoiceOptions.voices,
+            CacheOptions.noCache,
             ReviewPageOptions.html,
             ReviewPageOptions.linkAudio,
         ],

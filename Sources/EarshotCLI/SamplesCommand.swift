@@ -24,6 +24,8 @@ public struct SamplesCommand: Command {
                 "output", short: "o", valueName: "dir", help: "The samples folder (default: Samples/ beside Scripts/)."),
             .value("scripts", valueName: "dir", help: "The scripts folder (default: the nearest Scripts/)."),
             VoiceOptions.voices,
+            CacheOptions.noCache,
+            CacheOptions.jobs,
         ],
         examples: ["samples", "samples --check"])
 
@@ -54,12 +56,17 @@ public struct SamplesCommand: Command {
             ? NSTemporaryDirectory() + "earshot-samples-" + UUID().uuidString : samples
         defer { if arguments.flag("check") { try? manager.removeItem(atPath: target) } }
         var produced: [String] = []
-        for path in paths {
+        // Each script renders in its own process, up to --jobs at once; files are listed in script order.
+        try ParallelRuns.forEach(count: paths.count, jobs: try CacheOptions.jobs(arguments)) { index in
+            let path = paths[index]
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path) + ".wav"
             try Self.createFolder(target + "/" + folder)
             try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
+            return (folder, wavRelative)
+        } deliver: { _, rendered in
+            let (folder, wavRelative) = rendered
             let stem = String(wavRelative.dropLast(4))
             let outputs = (try? manager.contentsOfDirectory(atPath: target + "/" + folder)) ?? []
             for file in outputs.sorted() where (folder.isEmpty ? file : folder + "/" + file).hasPrefix(stem + ".") {
@@ -104,6 +111,7 @@ public struct SamplesCommand: Command {
         if let voices = arguments.value(VoiceOptions.voices.long) {
             words += ["--voices", URL(fileURLWithPath: voices).standardizedFileURL.path]
         }
+        if arguments.flag(CacheOptions.noCache.long) { words.append(CacheOptions.noCache.longSpelling) }
         process.arguments = words
         var environment = context.environment
         environment["EARSHOT_NO_PROGRESS"] = "1"

@@ -101,8 +101,14 @@ public enum ScenarioInputs {
     public struct Speech {
         /// The voice profiles available.
         public var library: VoiceLibrary?
-        /// The synthesizer.
-        public var synthesizer: EspeakSynthesizer
+        /// espeak-ng, started only when a phrase or voice is not in the phrase cache.
+        public var engine: DeferredSynthesizer
+        /// The phrase cache, unless `--no-cache` (or no cache folder).
+        public var phraseCache: PhraseCache?
+        /// The synthesizer, started on first use.
+        public var synthesizer: EspeakSynthesizer {
+            get throws { try engine.synthesizer() }
+        }
         /// Timings and audio, cached across scripts.
         public var speech: SpeechLibrary
 
@@ -115,9 +121,15 @@ public enum ScenarioInputs {
                 }
                 return .standard
             }
+            // A voice the cache saw accepted needs no espeak-ng; starting it is not a fault of the voice.
+            let known = (try? library.profile(named: name)).map { phraseCache?.knowsValid($0) == true } ?? false
+            let synthesizer = known ? nil : try self.synthesizer
             do {
                 let profile = try library.profile(named: name)
-                try library.validate(profile, with: synthesizer)
+                if let synthesizer {
+                    try library.validate(profile, with: synthesizer)
+                    phraseCache?.recordValid(profile)
+                }
                 return profile
             } catch let error as VoiceFileError {
                 // The profile exists but its file asks espeak-ng for something it lacks: the file's line is at fault.
@@ -141,21 +153,26 @@ public enum ScenarioInputs {
     }
 
     /// The voices and synthesizer for this process. Commands that never mix audio (`check`) pass
-    /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs.
+    /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs. Phrases
+    /// come through the phrase cache unless `--no-cache` is given or `phraseCache` is false (`bench`).
     public static func speech(
         _ arguments: ParsedArguments, context: CommandContext, keepingAudio: Bool = true,
-        audioCacheLimit: Int = 64 << 20
+        audioCacheLimit: Int = 64 << 20, phraseCache: Bool = true
     ) throws -> Speech {
         let directory = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         let library = try directory.map { try VoiceLibrary(directory: $0) }
-        let synthesizer = try EspeakSynthesizer.shared(voicesDirectory: library?.directory)
+        let engine = DeferredSynthesizer(voicesDirectory: library?.directory)
         let pronunciations = library?.pronunciations ?? .empty
+        // The phrase cache sits under the library: `--no-cache` (or no cache folder) gives espeak-ng itself.
+        let cache = phraseCache ? try CacheOptions.phraseCache(engine, arguments: arguments, context: context) : nil
+        let synthesizer: any Synthesizer = cache ?? engine
         let speech =
             keepingAudio
             ? SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: audioCacheLimit, pronunciations: pronunciations)
             : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
-        return Speech(library: library, synthesizer: synthesizer, speech: speech)
+        if cache == nil { _ = try engine.synthesizer() }  // uncached runs report a broken espeak-ng at once
+        return Speech(library: library, engine: engine, phraseCache: cache, speech: speech)
     }
 
     /// Runs one document headlessly with the voice and profile the options ask for.

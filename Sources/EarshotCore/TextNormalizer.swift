@@ -12,6 +12,10 @@
 ///
 /// The language's words are data (`SpeechLanguage`); every uncertain choice is a `SpeechTextSettings` field.
 public struct TextNormalizer: Sendable {
+    /// The version of what normalization outputs. Bump it when any rule, table or setting changes the words a
+    /// text becomes: phrases cached on disk are keyed by it, so old entries are then never read again.
+    public static let version = 1
+
     /// The settings, usually the voice profile's.
     public var settings: SpeechTextSettings
     /// The language's words and tables.

@@ -14,10 +14,29 @@ extension EspeakDataFolder {
     /// Folders this process created, removed at exit.
     private static let created = CreatedFolders()
 
-    /// Creates a fresh folder with `mkdtemp` (mode 0700), checks it is private and ours, and registers
-    /// it for removal when the process exits.
+    /// Where private folders are made: `$TMPDIR` when set (the user's choice, so a missing one is reported by
+    /// name), else the first directory of `$XDG_RUNTIME_DIR` (the user's own memory-backed folder), `/dev/shm`
+    /// (memory-backed) and `/tmp`.
+    ///
+    /// The folder holds a few hundred symbolic links. On a disk-backed `/tmp` creating them was measured at
+    /// 165 ms (0.75 ms each), in every process before its first phrase; in memory-backed folders, 1 ms.
+    static func baseFolder(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        isDirectory: (String) -> Bool = { path in
+            var directory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        }
+    ) -> String {
+        let chosen = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let candidates = [environment["XDG_RUNTIME_DIR"], "/dev/shm", "/tmp"].compactMap { $0 }
+        let found = chosen ?? candidates.first { $0.hasPrefix("/") && isDirectory($0) } ?? "/tmp"
+        return found.hasSuffix("/") ? found : found + "/"
+    }
+
+    /// Creates a fresh folder with `mkdtemp` (mode 0700) in ``baseFolder(environment:isDirectory:)``, checks it
+    /// is private and ours, and registers it for removal when the process exits.
     static func makePrivateFolder() throws(EspeakError) -> String {
-        let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        let base = baseFolder()
         var template = Array((base + folderPrefix + "XXXXXX").utf8CString)
         let path: String? = template.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }

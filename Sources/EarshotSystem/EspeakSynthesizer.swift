@@ -2,7 +2,7 @@ import CEarshot
 import EarshotCore
 import Foundation
 
-/// The real synthesizer: espeak-ng 1.51, serialized on one owner thread.
+/// The real synthesizer: espeak-ng 1.51, held in one fixed state on one owner thread.
 ///
 /// espeak-ng is global, not thread-safe and can be initialized only once per process, so there is one
 /// instance, ``shared(voicesDirectory:)``. Every espeak-ng call runs on its owner thread (1 MB+ stack,
@@ -15,7 +15,8 @@ import Foundation
 /// (initialized, the standard voice selected once). A helper process forked once from that state forks a
 /// worker per phrase, which selects the phrase's voice and parameters and streams its chunks back as they
 /// come. The same text with the same voice gives the same samples whatever was synthesized before, in any
-/// order; a worker costs a few milliseconds per phrase.
+/// order; a worker costs a few milliseconds per phrase. Up to ``concurrency`` such helpers run, one per
+/// phrase being synthesized at the same time, so callers on several threads synthesize in parallel.
 ///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
@@ -28,7 +29,13 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// Custom variants loaded from `Voices/variants/`, by name.
     public let customVariants: [String]
 
+    /// The espeak-ng library's version, for example `1.51`.
+    public let engineVersion: String
+    /// A fingerprint of the custom variants in the data folder (names and contents); empty without any.
+    public var variantsFingerprint: String { dataFolder.variantsFingerprint }
+
     private let owner: OwnerThread
+    private let pool = ZygotePool(limit: ProcessInfo.processInfo.activeProcessorCount)
     private let dataFolder: EspeakDataFolder
     /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
     private let knownVoiceNames: Set<String>
@@ -75,6 +82,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
                 dataPath: path, code: Int(result.status), message: Self.message(for: result.status))
         }
         sampleRate = Int(result.rate)
+        engineVersion = DeferredSynthesizer.libraryVersion()
         knownVoiceNames = owner.perform { Self.listVoiceNames() }
         // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
         let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }
@@ -100,7 +108,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     }
 
     /// Speaks `text` chunk by chunk: `onChunk` receives each block of audio (about 50 ms or more) with
-    /// the events inside it, on the owner thread, and returns `false` to stop synthesis at once.
+    /// the events inside it, on the calling thread, and returns `false` to stop synthesis at once.
     ///
     /// Returns true when synthesis stopped before the end of the text (frame limit or `onChunk`).
     /// `onChunk` must not call back into this synthesizer's other methods from another thread.
@@ -114,21 +122,50 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         let scalarCount = text.unicodeScalars.count
         // A NUL would end the C string early; a space keeps every later offset where it was.
         let literal = text.contains("\0") ? text.replacingOccurrences(of: "\0", with: " ") : text
-        return try owner.perform { () throws(EspeakError) -> Bool in
-            var stopped: Int32 = 0
-            let status = withoutActuallyEscaping(onChunk) { escapable in
-                let sink = ChunkSink(scalarCount: scalarCount, onChunk: escapable)
-                return withExtendedLifetime(sink) {
-                    var parameters = Self.parameters(voice)
-                    return earshot_espeak_synthesize_isolated(
-                        Self.voiceName(voice), &parameters, literal, Int64(frameLimit.map { max(0, $0) } ?? -1),
-                        chunkCallback, Unmanaged.passUnretained(sink).toOpaque(), &stopped)
-                }
+        let status = withoutActuallyEscaping(onChunk) { escapable -> (status: Int32, stopped: Bool) in
+            let sink = ChunkSink(scalarCount: scalarCount, onChunk: escapable)
+            return withExtendedLifetime(sink) {
+                isolated(
+                    Self.voiceName(voice), Self.parameters(voice), literal,
+                    frameLimit: frameLimit.map { max(0, $0) } ?? -1,
+                    context: Unmanaged.passUnretained(sink).toOpaque())
             }
-            try check(status, voice, operation: "synthesize")
-            return stopped != 0
+        }
+        try check(status.status, voice, operation: "synthesize")
+        return status.stopped
+    }
+
+    /// Synthesizes through a free zygote slot: the owner thread only starts the slot's zygote (when none runs);
+    /// the socket I/O runs on the calling thread, so several callers synthesize at once. A zygote that died
+    /// (killed from outside, or since the last phrase) is replaced twice, resuming after the chunks the sink
+    /// already has. Returns the shim's status and whether synthesis stopped early.
+    private func isolated(
+        _ name: String, _ parameters: earshot_voice_parameters, _ text: String, frameLimit: Int,
+        context: UnsafeMutableRawPointer?
+    ) -> (status: Int32, stopped: Bool) {
+        pool.withSlot { slot in
+            var parameters = parameters
+            var stopped: Int32 = 0
+            var delivered: Int64 = 0
+            var status = Int32(EARSHOT_ISOLATION_FAILED)
+            for _ in 0..<3 where status == Int32(EARSHOT_ISOLATION_FAILED) {
+                guard owner.perform({ earshot_espeak_start_zygote(slot) }) == Int32(EARSHOT_ESPEAK_OK) else { continue }
+                status = earshot_espeak_synthesize_in_zygote(
+                    slot, name, &parameters, text, Int64(frameLimit), chunkCallback, context, &stopped, &delivered)
+            }
+            return (status, stopped != 0)
         }
     }
+
+    /// How many phrases may be synthesized at the same time, each by its own zygote (default: the cores
+    /// this process may use). Calls beyond it wait for a free zygote.
+    public var concurrency: Int {
+        get { pool.concurrency }
+        set { pool.concurrency = newValue }
+    }
+
+    /// The most phrases ever synthesized at the same time in this process.
+    var peakConcurrentSyntheses: Int { pool.peakInUse }
 
     /// The name espeak-ng selects a profile's voice by: `en-us`, or `en-us+f3` with a variant.
     private static func voiceName(_ profile: VoiceProfile) -> String {
@@ -155,11 +192,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// Selects `name` in a child with nothing to say, so this process's espeak-ng state stays as it is, and
     /// returns the shim's status.
     private func selectInChild(_ name: String, _ parameters: earshot_voice_parameters) -> Int32 {
-        owner.perform {
-            var stopped: Int32 = 0
-            var parameters = parameters
-            return earshot_espeak_synthesize_isolated(name, &parameters, "", 0, chunkCallback, nil, &stopped)
-        }
+        isolated(name, parameters, "", frameLimit: 0, context: nil).status
     }
 
     /// Checks the profile's voice and variant names before espeak-ng sees them (``EspeakName``): the

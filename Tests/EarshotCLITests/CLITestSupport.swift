@@ -36,6 +36,13 @@ enum EarshotBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
+    /// The phrase cache folder of the binaries this test process runs, removed when it exits.
+    static let phraseCacheFolder: String = {
+        let folder = NSTemporaryDirectory() + "earshot-test-phrase-cache-" + UUID().uuidString
+        atexit { try? FileManager.default.removeItem(atPath: EarshotBinary.phraseCacheFolder) }
+        return folder
+    }()
+
     /// Runs `earshot` with `arguments`, Voices found through `EARSHOT_VOICES`, in `folder`.
     static func run(_ arguments: [String], in folder: String? = nil, withVoices: Bool = true) throws -> RunResult {
         guard let path else { throw CocoaError(.fileNoSuchFile) }
@@ -62,6 +69,8 @@ enum EarshotBinary {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
+        // A phrase cache of this test process's own, never the user's: every test run starts cold.
+        environment["EARSHOT_CACHE_DIR"] = phraseCacheFolder
         for (name, value) in changes { environment[name] = value }
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: folder ?? scratch)

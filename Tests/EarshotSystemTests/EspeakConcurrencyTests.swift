@@ -1,5 +1,6 @@
 import EarshotCore
-import EarshotSystem
+@testable import EarshotSystem
+import Foundation
 import Testing
 
 /// espeak-ng is not thread-safe; the synthesizer's owner thread must make concurrent callers safe.
@@ -56,4 +57,46 @@ import Testing
                 "\(rate) wpm gave \(frames), expected ~\(expected)")
         }
     }
+}
+
+/// Phrases synthesized at the same time, each through its own helper process, come out as they do one by one.
+@Suite struct ParallelSynthesisTests {
+    static let phrases = [
+        "Results updated.", "Order 1042 is ready.", "Loading, please wait.", "Three new messages.",
+        "Saved.", "Your cart has 2 items.", "Search field, edit text.", "Buy now, button.",
+    ]
+
+    @Test func phrasesSynthesizedFromSeveralThreadsMatchSerialOnesSampleForSample() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        synthesizer.concurrency = max(2, synthesizer.concurrency)
+        let serial = try Self.phrases.map { try synthesizer.synthesize($0, voice: .standard) }
+        let parallel = Results(count: Self.phrases.count * 3)
+        DispatchQueue.concurrentPerform(iterations: Self.phrases.count * 3) { index in
+            parallel.set(
+                index, Result { try synthesizer.synthesize(Self.phrases[index % Self.phrases.count], voice: .standard) }
+            )
+        }
+        for index in 0..<(Self.phrases.count * 3) {
+            let speech = try #require(try parallel.get(index)?.get())
+            let expected = serial[index % Self.phrases.count]
+            let sameSamples = speech.samples == expected.samples
+            let sameWords = speech.words == expected.words
+            #expect(sameSamples, "\(Self.phrases[index % Self.phrases.count]): \(speech.frameCount) frames")
+            #expect(sameWords)
+        }
+        // More than one phrase was in flight at once: the calls did not queue behind one helper.
+        #expect(synthesizer.peakConcurrentSyntheses >= 2)
+    }
+}
+
+/// Results written from several threads, each index once.
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Result<SynthesizedSpeech, any Error>?]
+
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Result<SynthesizedSpeech, any Error>) { lock.withLock { values[index] = value } }
+
+    func get(_ index: Int) -> Result<SynthesizedSpeech, any Error>? { lock.withLock { values[index] } }
 }

@@ -103,3 +103,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: target + "/kept"))
     }
 }
+
+/// Where the private data folder is made: a memory-backed folder when there is one.
+@Suite struct PrivateFolderBaseTests {
+    @Test(arguments: [
+        (["XDG_RUNTIME_DIR": "/run/user/1000", "TMPDIR": "/var/tmp"], ["/run/user/1000", "/var/tmp"], "/var/tmp/"),
+        (["TMPDIR": "/missing"], ["/dev/shm"], "/missing/"),
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], ["/run/user/1000", "/dev/shm"], "/run/user/1000/"),
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], ["/dev/shm"], "/dev/shm/"),
+        (["XDG_RUNTIME_DIR": "relative"], ["relative", "/dev/shm"], "/dev/shm/"),
+        ([:], ["/dev/shm", "/tmp"], "/dev/shm/"),
+        ([:], ["/tmp"], "/tmp/"),
+        ([:], [], "/tmp/"),
+    ])
+    func theBaseIsTheTemporaryFolderAskedForElseTheFirstMemoryBackedOne(
+        environment: [String: String], directories: [String], base: String
+    ) {
+        #expect(EspeakDataFolder.baseFolder(environment: environment, isDirectory: directories.contains) == base)
+    }
+
+    @Test func aPreparedFolderIsMadeInTheBaseFolder() throws {
+        let folder = try EspeakDataFolder.prepare(voicesDirectory: SpeechFixtures.voicesDirectory)
+        defer { EspeakDataFolder.removeFolder(folder.path) }
+        #expect(folder.path.hasPrefix(EspeakDataFolder.baseFolder() + EspeakDataFolder.folderPrefix))
+    }
+}

@@ -1,0 +1,62 @@
+import EarshotSystem
+import Foundation
+
+/// `earshot cache [clear]`: where the phrase cache is and how full, or empty it.
+///
+/// `clear` removes only the files the cache writes (`phrases/*.phrase` and its temporary files), never anything
+/// else a user keeps in the folder, and the `phrases/` folder once it is empty.
+public struct CacheCommand: Command {
+    /// Creates the command.
+    public init() {}
+
+    public let signature = CommandSignature(
+        name: "cache", summary: "Show the phrase cache's folder, entries and size, or clear it.",
+        discussion: """
+            Synthesized phrases (audio and word timings) are kept between runs, keyed by the text, the voice, \
+            the text normalizer's version and espeak-ng's version, so a second `check` or `render` of the same \
+            scripts synthesizes nothing. The folder is $EARSHOT_CACHE_DIR, else $XDG_CACHE_HOME/earshot, else \
+            ~/.cache/earshot; $EARSHOT_CACHE_SIZE bounds it (default 512M), the least recently used phrases going \
+            first. `--no-cache` on check, render, compare, listen and samples leaves it alone (docs/cache.md).
+            """,
+        arguments: [ArgumentSpec("action", arity: .optional, help: "clear: remove every cached phrase.")],
+        options: [],
+        examples: ["cache", "cache clear", "check --no-cache Scripts/"])
+
+    public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let action = arguments.argument("action")
+        guard action == nil || action == "clear" else {
+            throw UsageError("unknown action '\(action ?? "")': use 'earshot cache' or 'earshot cache clear'")
+        }
+        guard let folder = CacheOptions.phraseFolder(environment: context.environment) else {
+            throw CommandFailure(
+                "no cache folder: set \(CacheOptions.folderVariable), XDG_CACHE_HOME or HOME")
+        }
+        let limit = try CacheOptions.limit(environment: context.environment)
+        let store = PhraseCache.Folder(path: folder, limit: limit)
+        if action == "clear" {
+            let removed = store.clear()
+            context.print(
+                "removed \(removed.files) cached phrase\(removed.files == 1 ? "" : "s") "
+                    + "(\(Self.size(removed.bytes))) from \(folder)")
+            return ExitCode.success
+        }
+        let usage = store.usage()
+        context.print("folder:  \(folder)")
+        context.print("entries: \(usage.files)")
+        context.print("size:    \(Self.size(usage.bytes)) of \(Self.size(limit))")
+        return ExitCode.success
+    }
+
+    /// A byte count for people: `12.3 MB`, `512 bytes`.
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,74 @@
+import EarshotCore
+import EarshotSystem
+import Foundation
+
+/// The phrase cache as commands see it: where it lives, its bound, `--no-cache`, and `--jobs`.
+///
+/// The cache folder is `$EARSHOT_CACHE_DIR` when set, else `$XDG_CACHE_HOME/earshot` (an absolute
+/// `XDG_CACHE_HOME` only, as the XDG base directory specification asks), else `~/.cache/earshot`; entries go in
+/// its `phrases/` folder. Its bound is `$EARSHOT_CACHE_SIZE` (bytes, or with a `K`, `M` or `G` suffix; default
+/// 512M).
+public enum CacheOptions {
+    /// `--no-cache`: neither read nor write the phrase cache.
+    public static let noCache = OptionSpec.flag(
+        "no-cache", help: "Synthesize every phrase afresh; neither read nor write the phrase cache.")
+
+    /// `--jobs <n>`: how many scripts run (and phrases are synthesized) at once.
+    public static let jobs = OptionSpec.value(
+        "jobs", short: "j", valueName: "n",
+        help: "Run up to N scripts at once, each phrase in its own espeak-ng process (default: the cores).")
+
+    /// The environment variable naming the cache folder outright.
+    public static let folderVariable = "EARSHOT_CACHE_DIR"
+    /// The environment variable bounding the cache's size.
+    public static let sizeVariable = "EARSHOT_CACHE_SIZE"
+
+    /// The cache folder for `environment`, nil when neither a cache folder nor a home is known.
+    public static func folder(environment: [String: String]) -> String? {
+        if let explicit = environment[folderVariable], !explicit.isEmpty { return explicit }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/earshot" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/earshot" }
+        return nil
+    }
+
+    /// The folder holding the entries, inside the cache folder.
+    public static func phraseFolder(environment: [String: String]) -> String? {
+        folder(environment: environment).map { $0 + "/phrases" }
+    }
+
+    /// The cache's bound in bytes: `$EARSHOT_CACHE_SIZE`, else ``PhraseCache/defaultLimit``.
+    ///
+    /// - Throws: `UsageError` naming the variable when its value is not a size.
+    public static func limit(environment: [String: String]) throws -> Int {
+        guard let text = environment[sizeVariable], !text.isEmpty else { return PhraseCache.defaultLimit }
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.uppercased())] }
+        let digits = unit == nil ? Substring(text) : text.dropLast()
+        guard let number = Int(digits), number >= 0, number <= Int.max / (unit ?? 1) else {
+            throw UsageError("\(sizeVariable)=\(text) is not a size (bytes, or a number with K, M or G: 512M)")
+        }
+        return number * (unit ?? 1)
+    }
+
+    /// `--jobs` as a number, 1 or more; the cores this process may use when not given.
+    ///
+    /// - Throws: `UsageError` when the value is not a whole number of at least 1.
+    public static func jobs(_ arguments: ParsedArguments) throws -> Int {
+        guard let text = arguments.value(jobs.long) else { return ProcessInfo.processInfo.activeProcessorCount }
+        guard let count = Int(text), count >= 1 else { throw UsageError("--jobs takes a whole number of at least 1") }
+        return count
+    }
+
+    /// The phrase cache in front of `espeak`; nil with `--no-cache` or without a cache folder. A cache folder
+    /// that cannot be written prints one warning on standard error and the run goes on uncached.
+    public static func phraseCache(
+        _ espeak: DeferredSynthesizer, arguments: ParsedArguments, context: CommandContext
+    ) throws -> PhraseCache? {
+        guard !arguments.flag(noCache.long), let folder = phraseFolder(environment: context.environment) else {
+            return nil
+        }
+        return PhraseCache(
+            base: espeak, identity: espeak.identity, folder: folder, limit: try limit(environment: context.environment),
+            warn: { [context] in context.printError("earshot: " + $0) })
+    }
+}

@@ -1,0 +1,187 @@
+import EarshotCore
+import Foundation
+
+/// A synthesizer that remembers, on disk, what another one said: a persistent phrase cache.
+///
+/// Each answer the wrapped synthesizer gives (samples, word starts, whether it stopped at the frame limit) is
+/// stored as one file in the cache folder, under a ``PhraseKey``; the same request in a later run, or in
+/// another process, is answered from the file. A whole phrase answers any frame limit; a phrase stopped
+/// early at N frames answers limits up to N, and a longer synthesis replaces it. Answers from the cache are
+/// exactly what the synthesizer returns for that request (espeak-ng's are the same for the same key in every
+/// process), so a cached run's output is byte for byte a cold run's.
+///
+/// Entries are validated when read (format, key, length, checksum): a damaged or truncated one is a miss and is
+/// replaced. No lock is held while synthesizing; writes are atomic (see ``PhraseStore``), so processes sharing
+/// the folder are safe. When the folder cannot be written, `warn` is called once and the run goes on
+/// without storing (and says the same things).
+public final class PhraseCache: Synthesizer, @unchecked Sendable {
+    /// The cache format's version: bump it when the entry layout or the key's meaning changes, or when what the
+    /// synthesizer returns for the same request changes without espeak-ng's version changing (the shim's chunk,
+    /// event or frame-limit rules): entries of another version are never read.
+    public static let formatVersion = 1
+    /// The extension of entry files.
+    public static let entryExtension = "phrase"
+    /// The default bound on the folder's size: 512 MiB.
+    public static let defaultLimit = 512 << 20
+
+    /// Everything about the synthesizer that changes its audio besides text and voice.
+    public struct Identity: Hashable, Sendable {
+        /// The engine's version (espeak-ng's, for example `1.51`).
+        public var engineVersion: String
+        /// ``TextNormalizer/version``: what the text given to the synthesizer was made by.
+        public var normalizerVersion: Int
+        /// The custom variants' fingerprint (empty without any).
+        public var variantsFingerprint: String
+        /// Frames per second.
+        public var sampleRate: Int
+
+        /// Creates an identity.
+        public init(engineVersion: String, normalizerVersion: Int, variantsFingerprint: String, sampleRate: Int) {
+            self.engineVersion = engineVersion
+            self.normalizerVersion = normalizerVersion
+            self.variantsFingerprint = variantsFingerprint
+            self.sampleRate = sampleRate
+        }
+    }
+
+    /// What the cache did so far.
+    public struct Statistics: Hashable, Sendable {
+        /// Requests answered from the folder.
+        public var hits = 0
+        /// Requests passed on to the synthesizer.
+        public var syntheses = 0
+        /// Entries written.
+        public var stores = 0
+        /// Entries found damaged (and replaced by a fresh synthesis).
+        public var damaged = 0
+    }
+
+    /// The wrapped synthesizer.
+    public let base: any Synthesizer
+    /// The synthesizer's identity, part of every key.
+    public let identity: Identity
+    /// The folder of entries.
+    public var folder: String { store.folder }
+
+    private let store: PhraseStore
+    private let warn: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var counters = Statistics()
+    private var writable = true
+
+    /// Wraps `base`, keeping entries in `folder` up to `limit` bytes; `warn` gets one message if the folder
+    /// cannot be written.
+    public init(
+        base: any Synthesizer, identity: Identity, folder: String, limit: Int = PhraseCache.defaultLimit,
+        warn: @escaping @Sendable (String) -> Void
+    ) {
+        self.base = base
+        self.identity = identity
+        self.store = PhraseStore(folder: folder, limit: limit)
+        self.warn = warn
+    }
+
+    /// Frames per second of the wrapped synthesizer.
+    public var sampleRate: Int { base.sampleRate }
+
+    /// The work done so far.
+    public var statistics: Statistics { lock.withLock { counters } }
+
+    /// Answers from the folder when an entry holds the request, else synthesizes and stores the answer.
+    public func synthesize(_ text: String, voice: VoiceProfile, frameLimit: Int?) throws -> SynthesizedSpeech {
+        let key = PhraseKey(text: text, voice: voice, identity: identity)
+        let name = key.fileName
+        let canonical = key.canonical
+        let data = store.read(name)
+        let entry = data.flatMap { PhraseEntry(decoding: $0, key: canonical) }
+        if let entry, let answer = entry.answer(frameLimit: frameLimit) {
+            store.touch(name)
+            lock.withLock { counters.hits += 1 }
+            return answer
+        }
+        let speech = try base.synthesize(text, voice: voice, frameLimit: frameLimit)
+        let damaged = data != nil && entry == nil
+        let shouldStore = lock.withLock { () -> Bool in
+            counters.syntheses += 1
+            if damaged { counters.damaged += 1 }
+            return writable
+        }
+        guard shouldStore, !(entry?.covers(speech) ?? false) else { return speech }
+        do {
+            try store.write(PhraseEntry(key: canonical, speech: speech).encoded(), as: name)
+            lock.withLock { counters.stores += 1 }
+        } catch {
+            let first = lock.withLock { () -> Bool in
+                defer { writable = false }
+                return writable
+            }
+            if first {
+                warn(
+                    "warning: cannot write the phrase cache in \(store.folder) (\(Self.reason(error))); "
+                        + "continuing without it")
+            }
+        }
+        return speech
+    }
+
+    /// True when a run with this identity already found `voice` acceptable (``recordValid(_:)``), so it need not
+    /// be checked with espeak-ng again.
+    public func knowsValid(_ voice: VoiceProfile) -> Bool {
+        let key = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck)
+        guard let data = store.read(key.fileName), PhraseEntry(decoding: data, key: key.canonical) != nil else {
+            return false
+        }
+        store.touch(key.fileName)
+        return true
+    }
+
+    /// Records that espeak-ng accepted `voice` (its voice, variant and values), for ``knowsValid(_:)``.
+    public func recordValid(_ voice: VoiceProfile) {
+        let key = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck)
+        guard lock.withLock({ writable }) else { return }
+        let entry = PhraseEntry(
+            key: key.canonical, speech: SynthesizedSpeech(samples: [], sampleRate: sampleRate, words: []))
+        try? store.write(entry.encoded(), as: key.fileName)
+    }
+
+    /// The operating system's reason inside a Foundation error, when there is one.
+    private static func reason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        return "\(error)"
+    }
+}
+
+extension PhraseCache {
+    /// A cache folder seen from outside a run: what `earshot cache` shows and clears.
+    public struct Folder: Sendable {
+        private let store: PhraseStore
+
+        /// The folder of entries at `path`, bounded by `limit` bytes.
+        public init(path: String, limit: Int = PhraseCache.defaultLimit) {
+            store = PhraseStore(folder: path, limit: limit)
+        }
+
+        /// How many entries the folder holds and their total size in bytes.
+        public func usage() -> (files: Int, bytes: Int) {
+            let scanned = store.scan()
+            return (scanned.entries.count, scanned.total)
+        }
+
+        /// The entries that are not whole, valid entries (wrong format, truncated, checksum mismatch), by name.
+        public func damagedEntries() -> [String] {
+            store.scan().entries.map(\.name).filter { name in
+                guard let data = store.read(name) else { return false }  // evicted meanwhile
+                return !PhraseEntry.isWellFormed(data)
+            }
+        }
+
+        /// Temporary files in the folder (writes in progress, or left by a writer that died).
+        public func temporaryFiles() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: store.folder)) ?? [])
+                .filter { $0.hasPrefix(PhraseStore.temporaryPrefix) }.sorted()
+        }
+
+        /// Removes every entry (and temporary file the cache left); nothing else. Returns files and bytes removed.
+        public func clear() -> (files: Int, bytes: Int) { store.clear() }
+    }
+}

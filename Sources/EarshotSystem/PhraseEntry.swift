@@ -1,0 +1,165 @@
+import EarshotCore
+import Foundation
+
+/// One cached phrase: what the synthesizer returned for a key, whole or stopped at a frame limit.
+///
+/// On disk (little-endian): the magic `EPHR`, the format version (UInt32), the canonical key's length
+/// (UInt32) and UTF-8 bytes, the sample rate (UInt32), 1 when synthesis stopped early (UInt32), the frame
+/// count (UInt64), the word count (UInt32), each word as (frame, lower, upper) Int64s, the samples (Int16),
+/// and a checksum (UInt64, ``FNV1a/checksum(_:)``) of everything before it. Anything else (wrong magic, version or key,
+/// a length that does not add up, a checksum that does not match) is not an entry.
+struct PhraseEntry: Equatable {
+    /// The canonical key it was stored under.
+    var key: String
+    /// What the synthesizer returned.
+    var speech: SynthesizedSpeech
+
+    static let magic: [UInt8] = Array("EPHR".utf8)
+
+    /// The frames it covers: all of the phrase, or the first `frameCount` when synthesis stopped early.
+    var isWhole: Bool { !speech.stoppedEarly }
+
+    /// What synthesizing with `frameLimit` gives, when this entry holds it: a whole phrase answers any limit, a
+    /// phrase stopped at N frames answers limits up to N. Words at or after the limit are dropped, as the
+    /// synthesizer drops their events.
+    func answer(frameLimit: Int?) -> SynthesizedSpeech? {
+        let count = speech.frameCount
+        guard let limit = frameLimit.map({ max(0, $0) }) else { return isWhole ? speech : nil }
+        if isWhole, limit >= count { return speech }
+        guard isWhole || limit <= count else { return nil }
+        return SynthesizedSpeech(
+            samples: Array(speech.samples.prefix(limit)), sampleRate: speech.sampleRate,
+            words: speech.words.filter { $0.frame < limit }, stoppedEarly: true)
+    }
+
+    /// True when this entry answers every limit `other` answers (so `other` need not replace it).
+    func covers(_ other: SynthesizedSpeech) -> Bool {
+        isWhole || (other.stoppedEarly && other.frameCount <= speech.frameCount)
+    }
+
+    /// The entry's bytes.
+    func encoded() -> Data {
+        var data = Data()
+        let keyBytes = Array(key.utf8)
+        data.append(contentsOf: Self.magic)
+        Self.append(UInt32(PhraseCache.formatVersion), to: &data)
+        Self.append(UInt32(keyBytes.count), to: &data)
+        data.append(contentsOf: keyBytes)
+        Self.append(UInt32(speech.sampleRate), to: &data)
+        Self.append(UInt32(speech.stoppedEarly ? 1 : 0), to: &data)
+        Self.append(UInt64(speech.frameCount), to: &data)
+        Self.append(UInt32(speech.words.count), to: &data)
+        for word in speech.words {
+            Self.append(UInt64(bitPattern: Int64(word.frame)), to: &data)
+            Self.append(UInt64(bitPattern: Int64(word.textRange.lowerBound)), to: &data)
+            Self.append(UInt64(bitPattern: Int64(word.textRange.upperBound)), to: &data)
+        }
+        #if _endian(little)
+            speech.samples.withUnsafeBytes { data.append(contentsOf: $0) }
+        #else
+            for sample in speech.samples { Self.append(UInt16(bitPattern: sample), to: &data) }
+        #endif
+        let checksum = data.withUnsafeBytes { FNV1a.checksum($0) }
+        Self.append(checksum, to: &data)
+        return data
+    }
+
+    /// The entry in `data` when it is a whole, valid entry stored under `key`; nil otherwise.
+    init?(decoding data: Data, key: String) {
+        guard
+            let decoded = data.withUnsafeBytes({ buffer -> PhraseEntry? in
+                var reader = Reader(buffer: buffer)
+                return reader.entry(key: key)
+            })
+        else { return nil }
+        self = decoded
+    }
+
+    /// True when `data` is a whole, valid entry under the key it carries.
+    static func isWellFormed(_ data: Data) -> Bool {
+        let header = magic.count + 8
+        guard data.count >= header else { return false }
+        let length = data.withUnsafeBytes { bytes -> Int in
+            var value: UInt32 = 0
+            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[8..<12])) }
+            return Int(UInt32(littleEndian: value))
+        }
+        guard data.count >= header + length else { return false }
+        let key = String(decoding: data[data.startIndex + header..<data.startIndex + header + length], as: UTF8.self)
+        return PhraseEntry(decoding: data, key: key) != nil
+    }
+
+    init(key: String, speech: SynthesizedSpeech) {
+        self.key = key
+        self.speech = speech
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    static func == (left: PhraseEntry, right: PhraseEntry) -> Bool {
+        left.key == right.key && left.speech.samples == right.speech.samples
+            && left.speech.words == right.speech.words && left.speech.stoppedEarly == right.speech.stoppedEarly
+            && left.speech.sampleRate == right.speech.sampleRate
+    }
+}
+
+/// Reads an entry's fields in order, failing on any byte out of place.
+private struct Reader {
+    let buffer: UnsafeRawBufferPointer
+    var offset = 0
+
+    init(buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+        guard offset + MemoryLayout<T>.size <= buffer.count else { return nil }
+        var value = T.zero
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + MemoryLayout<T>.size]))
+        }
+        offset += MemoryLayout<T>.size
+        return T(littleEndian: value)
+    }
+
+    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, offset + count <= buffer.count else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
+    }
+
+    mutating func entry(key: String) -> PhraseEntry? {
+        let wordSize = 24
+        guard buffer.count >= 8, let magic = bytes(4), Array(magic) == PhraseEntry.magic,
+            integer(UInt32.self) == UInt32(PhraseCache.formatVersion),
+            let keyLength = integer(UInt32.self), let keyBytes = bytes(Int(keyLength)),
+            String(decoding: keyBytes, as: UTF8.self) == key,
+            let rate = integer(UInt32.self), let stopped = integer(UInt32.self), stopped <= 1,
+            let frames = integer(UInt64.self), let wordCount = integer(UInt32.self),
+            frames <= UInt64(buffer.count), UInt64(wordCount) <= UInt64(buffer.count),
+            buffer.count == offset + Int(wordCount) * wordSize + Int(frames) * 2 + 8
+        else { return nil }
+        let checksum = FNV1a.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<buffer.count - 8]))
+        var words: [WordBoundary] = []
+        words.reserveCapacity(Int(wordCount))
+        for _ in 0..<Int(wordCount) {
+            guard let frame = integer(UInt64.self), let lower = integer(UInt64.self),
+                let upper = integer(UInt64.self)
+            else { return nil }
+            let (start, end) = (Int(Int64(bitPattern: lower)), Int(Int64(bitPattern: upper)))
+            guard start <= end else { return nil }
+            words.append(WordBoundary(frame: Int(Int64(bitPattern: frame)), textRange: start..<end))
+        }
+        guard let sampleBytes = bytes(Int(frames) * 2) else { return nil }
+        var samples = [Int16](repeating: 0, count: Int(frames))
+        samples.withUnsafeMutableBytes { $0.copyMemory(from: sampleBytes) }
+        #if _endian(big)
+            samples = samples.map { Int16(littleEndian: $0) }
+        #endif
+        guard integer(UInt64.self) == checksum else { return nil }
+        return PhraseEntry(
+            key: key,
+            speech: SynthesizedSpeech(
+                samples: samples, sampleRate: Int(rate), words: words, stoppedEarly: stopped == 1))
+    }
+}
