@@ -36,16 +36,31 @@ public enum CacheOptions {
         folder(environment: environment).map { $0 + "/phrases" }
     }
 
+    /// The environment variable bounding the audio a render keeps in memory (the rest is spilled to a file).
+    public static let audioMemoryVariable = "EARSHOT_AUDIO_MEMORY"
+
     /// The cache's bound in bytes: `$EARSHOT_CACHE_SIZE`, else ``PhraseCache/defaultLimit``.
     ///
     /// - Throws: `UsageError` naming the variable when its value is not a size.
     public static func limit(environment: [String: String]) throws -> Int {
-        guard let text = environment[sizeVariable], !text.isEmpty else { return PhraseCache.defaultLimit }
+        try size(sizeVariable, environment: environment) ?? PhraseCache.defaultLimit
+    }
+
+    /// The audio a render keeps in memory, in bytes: `$EARSHOT_AUDIO_MEMORY`, else `standard`.
+    ///
+    /// - Throws: `UsageError` naming the variable when its value is not a size.
+    public static func audioMemory(environment: [String: String], standard: Int) throws -> Int {
+        try size(audioMemoryVariable, environment: environment) ?? standard
+    }
+
+    /// The size in bytes `variable` gives (bytes, or with a `K`, `M` or `G` suffix), nil when it is unset or empty.
+    static func size(_ variable: String, environment: [String: String]) throws -> Int? {
+        guard let text = environment[variable], !text.isEmpty else { return nil }
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         let unit = text.last.flatMap { units[Character($0.uppercased())] }
         let digits = unit == nil ? Substring(text) : text.dropLast()
         guard let number = Int(digits), number >= 0, number <= Int.max / (unit ?? 1) else {
-            throw UsageError("\(sizeVariable)=\(text) is not a size (bytes, or a number with K, M or G: 512M)")
+            throw UsageError("\(variable)=\(text) is not a size (bytes, or a number with K, M or G: 512M)")
         }
         return number * (unit ?? 1)
     }

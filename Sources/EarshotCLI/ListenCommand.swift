@@ -90,7 +90,8 @@ public struct ListenCommand: Command {
         // Live audio is played once, right after it is synthesized: a small cache keeps repeated phrases
         // ("Results updated") and a session's memory flat however long it runs (a 64 MB cache grew ~37 KB/s
         // over a 10-minute stopwatch until it filled).
-        let speech = try ScenarioInputs.speech(arguments, context: context, audioCacheLimit: Self.liveAudioCacheLimit)
+        let speech = try ScenarioInputs.speech(
+            arguments, context: context, audioCacheLimit: Self.liveAudioCacheLimit, spillingAudio: false)
         let deviceName = arguments.value("device") ?? "default"
         let clock = RealTimeClock()
         let player: LivePlayer

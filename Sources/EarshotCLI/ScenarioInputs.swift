@@ -154,10 +154,12 @@ public enum ScenarioInputs {
 
     /// The voices and synthesizer for this process. Commands that never mix audio (`check`) pass
     /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs. Phrases
-    /// come through the phrase cache unless `--no-cache` is given or `phraseCache` is false (`bench`).
+    /// come through the phrase cache unless `--no-cache` is given or `phraseCache` is false. Audio kept beyond
+    /// `audioCacheLimit` (or `$EARSHOT_AUDIO_MEMORY`) is spilled to a temporary file (a render mixes what the engine synthesized, never
+    /// synthesizing a phrase twice) unless `spillingAudio` is false (`listen`, which plays each phrase once).
     public static func speech(
         _ arguments: ParsedArguments, context: CommandContext, keepingAudio: Bool = true,
-        audioCacheLimit: Int = 64 << 20, phraseCache: Bool = true
+        audioCacheLimit: Int = 64 << 20, phraseCache: Bool = true, spillingAudio: Bool = true
     ) throws -> Speech {
         let directory = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
@@ -169,7 +171,12 @@ public enum ScenarioInputs {
         let synthesizer: any Synthesizer = cache ?? engine
         let speech =
             keepingAudio
-            ? SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: audioCacheLimit, pronunciations: pronunciations)
+            // Audio beyond the limit goes to a nameless spill file, so a long render never synthesizes twice.
+            ? SpeechLibrary(
+                synthesizer: synthesizer,
+                audioCacheLimit: try CacheOptions.audioMemory(environment: context.environment, standard: audioCacheLimit),
+                pronunciations: pronunciations,
+                spillDirectory: spillingAudio ? NSTemporaryDirectory() : nil)
             : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
         if cache == nil { _ = try engine.synthesizer() }  // uncached runs report a broken espeak-ng at once
         return Speech(library: library, engine: engine, phraseCache: cache, speech: speech)
