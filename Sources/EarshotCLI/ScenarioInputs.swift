@@ -174,7 +174,8 @@ public enum ScenarioInputs {
             // Audio beyond the limit goes to a nameless spill file, so a long render never synthesizes twice.
             ? SpeechLibrary(
                 synthesizer: synthesizer,
-                audioCacheLimit: try CacheOptions.audioMemory(environment: context.environment, standard: audioCacheLimit),
+                audioCacheLimit: try CacheOptions.audioMemory(
+                    environment: context.environment, standard: audioCacheLimit),
                 pronunciations: pronunciations,
                 spillDirectory: spillingAudio ? NSTemporaryDirectory() : nil)
             : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
