@@ -53,7 +53,7 @@ let package = Package(
             name: "EarshotCLITests",
             dependencies: ["EarshotCLI", "EarshotReport", "EarshotSystem", "EarshotCore", "EarshotScript"]
         ),
-        .testTarget(name: "EarshotBenchTests", dependencies: ["EarshotBench", "EarshotCore"]),
+        .testTarget(name: "EarshotBenchTests", dependencies: ["EarshotBench", "EarshotCore", "EarshotScript"]),
         .testTarget(
             name: "EarshotTestingTests",
             dependencies: ["EarshotTesting", "EarshotCore", "EarshotSystem"]

@@ -82,7 +82,8 @@ public struct ScalingWorkload: Sendable {
         """
     }
 
-    /// `keys` characters typed into a search field, 150 ms apart, words of three letters and a space.
+    /// `keys` characters typed into a search field, 150 ms apart, words of three letters and a space; one `type`
+    /// line per 3,000 characters (a script string holds at most 10,000), each starting where the last one ends.
     static func typing(keys: Int) -> String {
         let words = ["tea ", "cup ", "pot ", "jar "]
         var text = ""
@@ -90,6 +91,13 @@ public struct ScalingWorkload: Sendable {
         while text.count < keys {
             text += words[index % words.count]
             index += 1
+        }
+        let line = 3000
+        let typed = Array(text.prefix(keys))
+        let lines = stride(from: 0, to: typed.count, by: line).map { start in
+            let seconds = 1 + Double(start) * 0.15
+            let part = String(typed[start..<min(start + line, typed.count)])
+            return "at \(String(format: "%.2f", seconds))s  type \"\(part)\" every 150ms"
         }
         return """
             title    "Typing \(keys) characters into one field"
@@ -101,7 +109,7 @@ public struct ScalingWorkload: Sendable {
               searchField query "Search"
 
             at 0s       focus query
-            at 1s       type "\(text.prefix(keys))" every 150ms
+            \(lines.joined(separator: "\n"))
             wait 1s
 
             """
@@ -116,9 +124,8 @@ public struct ScalingWorkload: Sendable {
         profile  voiceover
 
         screen List
-          group  rows "" contain
-            repeat \(elements):
-              button row "Item"
+          repeat \(elements):
+            button row "Item"
 
         at 0s       focus row-1
         at 1s       swipe next \(max(elements - 1, 1)) times every 300ms
