@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "EarshotAudioTests", dependencies: ["EarshotAudio", "EarshotCore"]),
         .testTarget(
             name: "EarshotSystemTests",
-            dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript"]
+            dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript", "EarshotBench"]
         ),
         .testTarget(
             name: "EarshotReportTests",

@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotBench
 import EarshotCore
 import EarshotScript
 import EarshotSystem
@@ -38,25 +39,6 @@ import Testing
             }
             return try base.synthesize(text, voice: voice, frameLimit: frameLimit)
         }
-    }
-
-    /// A stopwatch read every second for `seconds`: a phrase of its own each time.
-    static func stopwatch(seconds: Int) -> String {
-        """
-        title    "A stopwatch focused for \(seconds) seconds"
-        pattern  updates-frequently
-        variant  after
-        profile  voiceover
-        poll     1s
-
-        screen Stopwatch
-          text   stopwatch "00:00:00"  trait updatesFrequently
-
-        at 0s       every 1s for \(seconds)s set stopwatch label "{clock}"
-        at 0.5s     focus stopwatch
-        wait 1s
-
-        """
     }
 
     /// What a render did: its WAV's bytes, the requests made while the engine ran and while it mixed.
@@ -111,7 +93,7 @@ import Testing
     func aLongRenderWithATinyMemoryBoundSynthesizesNoPhraseTwice(synthesis: SpeechLibrary.Synthesis) throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let source = Self.stopwatch(seconds: 90)
+        let source = ScalingWorkload.stopwatch(seconds: 90)
         let espeak = try SpeechFixtures.synthesizer()
         let large = try Self.render(
             source, synthesizer: CountingSynthesizer(base: espeak), synthesis: synthesis, audioCacheLimit: 64 << 20,
@@ -154,7 +136,8 @@ import Testing
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let render = try Self.render(
-            Self.stopwatch(seconds: 30), synthesizer: CountingSynthesizer(base: try SpeechFixtures.synthesizer()),
+            ScalingWorkload.stopwatch(seconds: 30),
+            synthesizer: CountingSynthesizer(base: try SpeechFixtures.synthesizer()),
             synthesis: .asHeard, audioCacheLimit: 16 << 10, spillDirectory: nil, output: folder + "/out.wav")
         #expect(render.mixRequests.count > 20)
         #expect(render.statistics.spilledFrames == 0)
@@ -169,7 +152,7 @@ import Testing
             base: try SpeechFixtures.synthesizer(), failingFrom: 25, watching: folder + "/spill")
         do {
             _ = try Self.render(
-                Self.stopwatch(seconds: 60), synthesizer: synthesizer, synthesis: .asHeard,
+                ScalingWorkload.stopwatch(seconds: 60), synthesizer: synthesizer, synthesis: .asHeard,
                 audioCacheLimit: 16 << 10, spillDirectory: folder + "/spill", output: folder + "/out.wav")
         } catch {
             failure = error
@@ -182,7 +165,7 @@ import Testing
     }
 
     @Test func aSpillFolderThatCannotBeWrittenIsNamedInTheError() throws {
-        let source = Self.stopwatch(seconds: 20)
+        let source = ScalingWorkload.stopwatch(seconds: 20)
         #expect {
             _ = try Self.render(
                 source, synthesizer: CountingSynthesizer(base: try SpeechFixtures.synthesizer()), synthesis: .asHeard,

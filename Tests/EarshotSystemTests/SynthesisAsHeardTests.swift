@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotBench
 import EarshotCore
 import EarshotScript
 import EarshotSystem
@@ -138,23 +139,6 @@ import Testing
 }
 
 extension SynthesisAsHeardTests {
-    /// `events` announcements 50 ms apart, each cutting the one before (`earshot bench --scaling`'s "rapid").
-    static func rapid(events: Int) -> String {
-        """
-        title    "\(events) announcements 50 ms apart"
-        pattern  announcement-spam
-        variant  before
-        profile  voiceover
-
-        screen Status
-          text   status "Status"
-
-        at 0s       focus status
-        at 1s       every 50ms times \(events) announce "Update {count}"
-        wait 2s
-
-        """
-    }
 
     /// A list of `elements` buttons with labels of their own, swiped through 300 ms apart: the scaling
     /// benchmark's "swiping" with a phrase per row, so each is synthesized and cut.
@@ -181,7 +165,7 @@ extension SynthesisAsHeardTests {
     /// doubles); full synthesis is far above that bound on the same runs.
     @Test(arguments: ["rapid", "swiping"])
     func cutHeavyRunsSynthesizeLittleMoreThanIsHeard(workload: String) throws {
-        let source = workload == "rapid" ? Self.rapid(events: 60) : Self.swiping(elements: 60)
+        let source = workload == "rapid" ? ScalingWorkload.rapid(events: 60) : Self.swiping(elements: 60)
         let asHeard = try Self.run(source: source, path: workload + ".earshot", synthesis: .asHeard)
         let whole = try Self.run(source: source, path: workload + ".earshot", synthesis: .whole)
         #expect(asHeard.jsonLines == whole.jsonLines)
