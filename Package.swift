@@ -38,12 +38,16 @@ let package = Package(
         ),
         .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
         .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
-        .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore"]),
+        // Helpers several test targets share (a seeded random generator, the paced audio daemon).
+        .target(name: "EarshotTestSupport", path: "Tests/EarshotTestSupport"),
+        .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore", "EarshotTestSupport"]),
         .testTarget(name: "EarshotScriptTests", dependencies: ["EarshotScript", "EarshotCore", "EarshotSystem"]),
         .testTarget(name: "EarshotAudioTests", dependencies: ["EarshotAudio", "EarshotCore"]),
         .testTarget(
             name: "EarshotSystemTests",
-            dependencies: ["EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript", "EarshotBench"]
+            dependencies: [
+                "EarshotSystem", "EarshotCore", "EarshotAudio", "EarshotScript", "EarshotBench", "EarshotTestSupport",
+            ]
         ),
         .testTarget(
             name: "EarshotReportTests",
@@ -51,7 +55,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EarshotCLITests",
-            dependencies: ["EarshotCLI", "EarshotReport", "EarshotSystem", "EarshotCore", "EarshotScript"]
+            dependencies: [
+                "EarshotCLI", "EarshotReport", "EarshotSystem", "EarshotCore", "EarshotScript", "EarshotTestSupport",
+            ]
         ),
         .testTarget(name: "EarshotBenchTests", dependencies: ["EarshotBench", "EarshotCore", "EarshotScript"]),
         .testTarget(

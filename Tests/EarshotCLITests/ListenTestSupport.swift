@@ -1,3 +1,4 @@
+import EarshotTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -6,27 +7,19 @@ import Foundation
 
 /// A private paced PulseAudio sink for `earshot listen` subprocesses (`tools/paced-audio.sh`), stopped by PID.
 final class ListenPacedSink {
-    static let script = packageRoot + "/tools/paced-audio.sh"
     let directory = NSTemporaryDirectory() + "earshot-listen-" + UUID().uuidString.prefix(8)
     let server: String
     let pid: Int32
+    private let daemon: PacedAudio
 
     init() throws {
-        let output = try Self.script(["start", directory])
-        let values = Dictionary(
-            output.split(separator: "\n").compactMap { line -> (String, String)? in
-                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-                return parts.count == 2 ? (parts[0], parts[1]) : nil
-            }, uniquingKeysWith: { a, _ in a })
-        guard let server = values["PULSE_SERVER"], let pid = values["PID"].flatMap({ Int32($0) }) else {
-            throw CocoaError(.executableLoad)
-        }
-        self.server = server
-        self.pid = pid
+        daemon = try PacedAudio(directory: directory)
+        server = daemon.server
+        pid = daemon.pid
     }
 
     func stop() {
-        if (try? Self.script(["stop", directory])) == nil { kill(pid, SIGKILL) }
+        daemon.stop()
     }
 
     /// Runs the built `earshot` with its PulseAudio clients pointed at `server`.
@@ -50,20 +43,6 @@ final class ListenPacedSink {
         process.waitUntilExit()
         return RunResult(
             status: process.terminationStatus, output: String(decoding: output, as: UTF8.self), error: errors.text())
-    }
-
-    private static func script(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

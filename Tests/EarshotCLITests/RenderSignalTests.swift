@@ -1,3 +1,4 @@
+import EarshotTestSupport
 import Foundation
 import Testing
 
@@ -107,18 +108,6 @@ import Testing
         return (process.terminationStatus, contents(of: folder), entries.filter { !names.contains($0) })
     }
 
-    /// A fixed-seed generator: the same delays on every run (the machine's speed still varies).
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The random delay after a moment's event, in microseconds: up to 30 ms from the start, 4 ms after a
     /// temporary appears, 0.5 ms after the first rename (the others follow within microseconds).
     static func longestDelay(_ moment: Moment) -> UInt32 {
@@ -133,7 +122,7 @@ import Testing
         let scratch = NSTemporaryDirectory() + "earshot-signals-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let (old, new) = try Self.referenceSets(in: scratch)
-        var random = SplitMix(state: 10)
+        var random = SplitMix64(state: 10)
         var outcomes: [String: Int] = [:]
         for index in 0..<40 {
             let number = index % 2 == 0 ? SIGINT : SIGTERM
@@ -155,7 +144,7 @@ import Testing
         let scratch = NSTemporaryDirectory() + "earshot-sigkill-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let (old, new) = try Self.referenceSets(in: scratch)
-        var random = SplitMix(state: 20)
+        var random = SplitMix64(state: 20)
         var outcomes: [String: Int] = [:]
         for index in 0..<16 {
             let moment: Moment = index % 4 == 0 ? .pageStaged : .firstRename

@@ -1,17 +1,6 @@
 import EarshotCore
+import EarshotTestSupport
 import Testing
-
-/// A small seeded generator, so a randomized history is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Every label and value of a screen as raw UTF-8 bytes with the tree's shape: `==` on strings ignores
 /// differences between canonically equivalent spellings, and the history must give back the exact bytes.

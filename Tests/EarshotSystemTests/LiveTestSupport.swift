@@ -1,3 +1,4 @@
+import EarshotTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -7,30 +8,22 @@ import Foundation
 /// A private PulseAudio daemon with a real-time paced null sink (`tools/paced-audio.sh`), reached through
 /// ALSA's `pulse` PCM. Each test starts its own and stops it by PID.
 final class PacedSink: @unchecked Sendable {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("tools/paced-audio.sh").path
+    static let script = PacedAudio.script
 
     /// The ALSA device that plays on it.
     let device = "pulse"
     let directory: String
     let pid: Int32
     let server: String
+    private let daemon: PacedAudio
     private var recorder: Process?
 
     /// Starts a daemon and points this process's PulseAudio clients (the ALSA plugin) at it.
     init() throws {
         directory = NSTemporaryDirectory() + "earshot-paced-" + UUID().uuidString.prefix(8)
-        let output = try Self.runScript(["start", directory])
-        var values: [String: String] = [:]
-        for line in output.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { values[parts[0]] = parts[1] }
-        }
-        guard let pidText = values["PID"], let pid = Int32(pidText), let server = values["PULSE_SERVER"] else {
-            throw CocoaError(.executableLoad)
-        }
-        self.pid = pid
-        self.server = server
+        daemon = try PacedAudio(directory: directory)
+        pid = daemon.pid
+        server = daemon.server
         setenv("PULSE_SERVER", server, 1)
     }
 
@@ -76,21 +69,7 @@ final class PacedSink: @unchecked Sendable {
     /// Stops the daemon by its PID and removes its folder.
     func stop() {
         if let recorder { Self.terminate(recorder) }
-        if (try? Self.runScript(["stop", directory])) == nil { kill(pid, SIGKILL) }
-    }
-
-    private static func runScript(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return String(decoding: data, as: UTF8.self)
+        daemon.stop()
     }
 }
 
