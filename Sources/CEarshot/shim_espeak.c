@@ -265,16 +265,62 @@ static int send_message(int fd, const isolated_header *header, const void *first
     }
 }
 
-/// The worker's sink: forwards each chunk; stops when no one listens.
-static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
-                             int32_t event_count, void *context) {
-    int fd = *(int *)context;
+/// Samples a worker gathers before it sends them (0.74 s at 22,050 Hz): espeak-ng hands over a few
+/// milliseconds at a time, and a message each time would wake this process hundreds of times per phrase.
+enum { BATCH_SAMPLES = 16384 };
+
+/// What a worker has gathered and not yet sent. The first chunk of a phrase goes out at once, so playback
+/// (`earshot say`) starts as soon as there is audio; later ones go out in batches.
+static struct {
+    int fd;
+    int sent_any;
+    int64_t sample_count;
+    int32_t event_count;
+    int16_t samples[BATCH_SAMPLES];
+    earshot_speech_event events[EVENT_CAPACITY];
+} batch;
+
+/// Sends one chunk message; 0 on success, 1 when no one listens.
+static int32_t send_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
+                          int32_t event_count) {
     isolated_header header = {MESSAGE_CHUNK, event_count, sample_count, 0, 0, 0, 0};
-    return send_message(fd, &header, samples, sample_count > 0 ? (size_t)sample_count * sizeof(int16_t) : 0,
+    batch.sent_any = 1;
+    return send_message(batch.fd, &header, samples, sample_count > 0 ? (size_t)sample_count * sizeof(int16_t) : 0,
                         events, event_count > 0 ? (size_t)event_count * sizeof(earshot_speech_event) : 0)
                    == 0
                ? 0
                : 1;
+}
+
+/// Sends what the batch holds, if anything; 0 on success, 1 when no one listens.
+static int32_t send_batch(void) {
+    if (batch.sample_count == 0 && batch.event_count == 0) return 0;
+    int32_t result = send_chunk(batch.samples, batch.sample_count, batch.events, batch.event_count);
+    batch.sample_count = 0;
+    batch.event_count = 0;
+    return result;
+}
+
+/// The worker's sink: gathers chunks into batches (event frames count from the phrase's start, so joining
+/// chunks changes no frame); stops when no one listens.
+static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
+                             int32_t event_count, void *context) {
+    (void)context;
+    if (sample_count < 0) sample_count = 0;
+    if (event_count < 0) event_count = 0;
+    if (sample_count > BATCH_SAMPLES || event_count > EVENT_CAPACITY) {
+        if (send_batch() != 0) return 1;
+        return send_chunk(samples, sample_count, events, event_count);
+    }
+    if (batch.sample_count + sample_count > BATCH_SAMPLES || batch.event_count + event_count > EVENT_CAPACITY) {
+        if (send_batch() != 0) return 1;
+    }
+    if (sample_count > 0) memcpy(batch.samples + batch.sample_count, samples, (size_t)sample_count * sizeof(int16_t));
+    if (event_count > 0)
+        memcpy(batch.events + batch.event_count, events, (size_t)event_count * sizeof(earshot_speech_event));
+    batch.sample_count += sample_count;
+    batch.event_count += event_count;
+    return batch.sent_any ? 0 : send_batch();
 }
 
 /// Selects the voice and sets the parameters in the worker; an espeak-ng status.
@@ -300,9 +346,12 @@ static void run_worker(int replies, const isolated_request *request, const char 
     isolated_header started = {MESSAGE_STARTED, 0, 0, 0, 0, (int32_t)getpid(), 0};
     if (send_message(replies, &started, NULL, 0, NULL, 0) != 0) _exit(1);
     int32_t stopped = 0;
+    batch.fd = replies;
     int32_t status = apply_isolated_voice(voice, &request->parameters);
-    if (status == ENS_OK)
-        status = earshot_espeak_synthesize(text, request->frame_limit, forward_chunk, &replies, &stopped);
+    if (status == ENS_OK) {
+        status = earshot_espeak_synthesize(text, request->frame_limit, forward_chunk, NULL, &stopped);
+        if (send_batch() != 0) _exit(1);
+    }
     isolated_header done = {MESSAGE_DONE, 0, 0, status, stopped, 0, 0};
     _exit(send_message(replies, &done, NULL, 0, NULL, 0) == 0 ? 0 : 1);
 }
