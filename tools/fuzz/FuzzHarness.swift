@@ -1,32 +1,8 @@
 // What one fuzz input goes through: the same steps `earshot check` takes, with a synthesizer whose
-// durations are fixed so that every input runs in milliseconds. Built by tools/fuzz/build.sh into one
+// durations are fixed so that every input runs in milliseconds (the tests' FixedSynthesizer, from
+// Tests/EarshotTestSupport). Built by tools/fuzz/build.sh into one
 // module with EarshotCore and EarshotScript (libFuzzer and AddressSanitizer instrument all of it).
 import Foundation
-
-/// Speech that lasts 40 ms per character at 8 kHz, with a word boundary after each space.
-struct FixedSynthesizer: Synthesizer {
-    let sampleRate = 8000
-
-    func synthesize(_ text: String, voice: VoiceProfile, frameLimit: Int?) throws -> SynthesizedSpeech {
-        let scalars = Array(text.unicodeScalars) + [" "]
-        let perScalar = sampleRate / 25
-        var words: [WordBoundary] = []
-        var start: Int?
-        for (index, scalar) in scalars.enumerated() {
-            if scalar.properties.isWhitespace {
-                if let first = start { words.append(WordBoundary(frame: first * perScalar, textRange: first..<index)) }
-                start = nil
-            } else if start == nil {
-                start = index
-            }
-        }
-        let full = scalars.count * perScalar
-        let count = min(frameLimit ?? full, full)
-        return SynthesizedSpeech(
-            samples: Array(repeating: 0, count: count), sampleRate: sampleRate, words: words,
-            stoppedEarly: count < full)
-    }
-}
 
 enum FuzzHarness {
     /// Parses, runs and checks a script; a located error is a fine outcome, a crash is the finding.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Builds the libFuzzer binary OUT/fuzz-earshot (default OUT: .build/fuzz) with AddressSanitizer:
-# EarshotCore, EarshotScript and tools/fuzz/ compiled as one module by swiftc, because SwiftPM has no
+# EarshotCore, EarshotScript, the tests' fixed synthesizer and tools/fuzz/ compiled as one module by swiftc, because SwiftPM has no
 # per-target fuzzer flags. tools/fuzz/run.sh runs it on scripts and on voice files.
 # Usage: tools/fuzz/build.sh [OUT]
 set -euo pipefail
@@ -9,7 +9,8 @@ out=${1:-$root/.build/fuzz}
 src="$out/src"
 rm -rf "$src" "$out/fuzz-earshot"
 mkdir -p "$src"
-for file in "$root"/Sources/EarshotCore/*.swift "$root"/Sources/EarshotScript/*.swift; do
+for file in "$root"/Sources/EarshotCore/*.swift "$root"/Sources/EarshotScript/*.swift \
+    "$root"/Tests/EarshotTestSupport/FixedSynthesizer.swift; do
     module=$(basename "$(dirname "$file")")
     # One module: drop the cross-module import, keep every line where it was (messages keep line numbers).
     sed 's/^import EarshotCore$//' "$file" >"$src/$module-$(basename "$file")"
