@@ -101,7 +101,8 @@ samples: release
 .PHONY: fuzz fuzz-short
 SECONDS ?= 600
 FUZZ_DIR = $(BUILD_DIR)/fuzz
-FUZZ_SOURCES = $(wildcard Sources/EarshotCore/*.swift Sources/EarshotScript/*.swift tools/fuzz/*.swift)
+FUZZ_SOURCES = $(wildcard Sources/EarshotCore/*.swift Sources/EarshotScript/*.swift tools/fuzz/*.swift) \
+	Tests/EarshotTestSupport/FixedSynthesizer.swift
 
 $(FUZZ_DIR)/fuzz-earshot: $(FUZZ_SOURCES) tools/fuzz/build.sh
 	tools/fuzz/build.sh $(FUZZ_DIR)

@@ -38,10 +38,14 @@ let package = Package(
         ),
         .executableTarget(name: "earshot", dependencies: ["EarshotCLI"]),
         .target(name: "EarshotTesting", dependencies: ["EarshotCore"]),
-        // Helpers several test targets share (a seeded random generator, the paced audio daemon).
-        .target(name: "EarshotTestSupport", path: "Tests/EarshotTestSupport"),
+        // Helpers several test targets share (a seeded random generator, the paced audio daemon, a fixed-length
+        // synthesizer the fuzzer uses too).
+        .target(name: "EarshotTestSupport", dependencies: ["EarshotCore"], path: "Tests/EarshotTestSupport"),
         .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore", "EarshotTestSupport"]),
-        .testTarget(name: "EarshotScriptTests", dependencies: ["EarshotScript", "EarshotCore", "EarshotSystem"]),
+        .testTarget(
+            name: "EarshotScriptTests",
+            dependencies: ["EarshotScript", "EarshotCore", "EarshotSystem", "EarshotTestSupport"]
+        ),
         .testTarget(name: "EarshotAudioTests", dependencies: ["EarshotAudio", "EarshotCore"]),
         .testTarget(
             name: "EarshotSystemTests",

@@ -91,13 +91,8 @@ public final class WAVWriter {
     ///
     /// - Throws: `OutputFileError`; the destination is then untouched and no temporary remains.
     public func finish(syncingFolder: Bool = true) throws {
-        try checkUsable()
-        try flush()
+        try completeHeader()
         do {
-            try file.seek(to: 0)
-            try Self.header(sampleRate: sampleRate, frameCount: frameCount).withUnsafeBytes { bytes in
-                try file.write(bytes)
-            }
             try file.commit(syncingFolder: syncingFolder)
             isDone = true
         } catch let error as OutputFileError {
@@ -111,17 +106,7 @@ public final class WAVWriter {
     ///
     /// - Throws: `OutputFileError`; no temporary remains then.
     public func stage() throws -> StagedFile {
-        try checkUsable()
-        try flush()
-        do {
-            try file.seek(to: 0)
-            try Self.header(sampleRate: sampleRate, frameCount: frameCount).withUnsafeBytes { bytes in
-                try file.write(bytes)
-            }
-        } catch let error as OutputFileError {
-            fail(error)
-            throw error
-        }
+        try completeHeader()
         isDone = true
         return StagedFile(path: path, temporary: file)
     }
@@ -172,6 +157,21 @@ public final class WAVWriter {
         failure = error
         isDone = true
         file.discard()
+    }
+
+    /// Flushes what is buffered and writes the header with the final sizes; a failure abandons the file.
+    private func completeHeader() throws {
+        try checkUsable()
+        try flush()
+        do {
+            try file.seek(to: 0)
+            try Self.header(sampleRate: sampleRate, frameCount: frameCount).withUnsafeBytes { bytes in
+                try file.write(bytes)
+            }
+        } catch let error as OutputFileError {
+            fail(error)
+            throw error
+        }
     }
 
     private func checkUsable() throws {

@@ -52,23 +52,8 @@ struct ScalingBenchTests {
         let executable = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
         let fixture = ScalingWorkload(
             name: "fixture", unit: "events", sizes: squared ? [6, 12, 24] : [36, 144, 576], quickSizes: [],
-            script: { size in
-                let events = squared ? size * size : size
-                return """
-                    title    "fixture"
-                    pattern  announcement-spam
-                    variant  before
-                    profile  voiceover
-
-                    screen Status
-                      text   status "Status"
-
-                    at 0s       focus status
-                    at 1s       every 50ms times \(events) announce "Update {count}"
-                    wait 2s
-
-                    """
-            })
+            // The benchmark's "rapid" script with n² or n announcements.
+            script: { size in ScalingWorkload.rapid(events: squared ? size * size : size) })
         let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
         defer { runner.removeScratch() }
         let result = try ScalingBench(runner: runner).run([fixture], sizes: \.sizes)
