@@ -171,51 +171,67 @@ int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot
 // setting the rate queues commands for the wave generator that only a synthesis consumes; done in this
 // process they would pile up and overflow its queue.)
 //
-// A small helper process, the zygote, is forked from that state once per slot (one slot per phrase that may
-// be synthesized at the same time). For each phrase a zygote forks
-// a worker, which selects the voice, sets the parameters, speaks and exits; its chunks come back
-// through a socket as they are made. Forking the small zygote is cheap, and this process's memory is
-// never shared copy-on-write with a worker, so a long render does not slow down as it grows. The zygote
-// is only ever a copy of this process's fixed espeak-ng state, so when it dies a new one is forked.
+// Phrases are synthesized by worker processes forked from that fixed state, one per voice in each slot
+// (one slot per phrase that may be synthesized at the same time). A worker selects its voice once, then
+// copies the memory espeak-ng's state lives in (memory_snapshot.c) and writes that copy back before every
+// phrase: each phrase starts from the bytes a process freshly forked for it would start from, without the
+// fork. Its chunks go back through a socket as they are made. When the copy cannot be taken, the worker
+// forks a child per phrase instead, from the same state. A worker that dies is simply started again.
 
+#include <sys/mman.h>
 #include <sys/socket.h>
 
-enum { MESSAGE_STARTED = 1, MESSAGE_CHUNK = 2, MESSAGE_DONE = 3, MESSAGE_FINISHED = 4 };
-enum { MESSAGE_CAPACITY = 1 << 18 };
+#include "memory_snapshot.h"
 
-/// What starts each message from a worker (or, for MESSAGE_FINISHED, the zygote).
+enum { MESSAGE_CHUNK = 2, MESSAGE_DONE = 3 };
+enum { MESSAGE_CAPACITY = 1 << 18 };
+enum { REQUEST_SPEAK = 1, REQUEST_STOP = 2 };
+/// Voices a slot keeps a worker for; the least recently used one is stopped for another.
+enum { WORKER_VOICES = 4 };
+/// The longest voice name a worker is started for (`voice+variant`); longer ones are not valid names.
+enum { WORKER_VOICE_MAX = EARSHOT_VOICE_NAME_MAX + 1 + EARSHOT_VARIANT_NAME_MAX };
+
+/// What starts each message from a worker.
 typedef struct {
     int32_t type;
     int32_t event_count;   // chunk: events after the samples
     int64_t sample_count;  // chunk: samples that follow
-    int32_t status;        // done: espeak-ng status; finished: 0, or 1 when the worker died
+    int32_t status;        // done: espeak-ng status, or EARSHOT_ISOLATION_FAILED when a forked child died
     int32_t stopped;       // done: stopped early
-    int32_t pid;           // started: the worker's process id
-    int32_t reserved;
-} isolated_header;
+} worker_message;
 
-/// One request to the zygote: voice and text lengths, then their bytes.
+/// One request to a worker: speak (the text's bytes follow), or stop the phrase being spoken.
 typedef struct {
+    int32_t type;
+    int32_t text_length;
     int64_t frame_limit;
     earshot_voice_parameters parameters;
-    int32_t voice_length;
-    int32_t text_length;
-} isolated_request;
+} worker_request;
 
 /// The voice selected by `earshot_espeak_prepare_isolation`: a worker speaking with it need not select
 /// it again (every phrase in that voice takes the same path, so its audio is still the same every time).
 static char prepared_voice[128];
 
-/// One zygote as this process sees it. A slot's zygote is started only on the owner thread (forked from the
+/// How workers start each phrase from the fixed state (EARSHOT_ISOLATION_RESTORE or _FORK).
+static int32_t isolation_mode = EARSHOT_ISOLATION_RESTORE;
+
+/// One worker as this process sees it. Workers are started only on the owner thread (forked from the
 /// fixed state); a slot is used by one caller at a time, which the Swift pool guarantees.
 typedef struct {
     pid_t pid;         // 0: none running
-    int requests;      // stream socket: requests to the zygote
-    int replies;       // sequenced-packet socket: messages from workers and the zygote
-    char *buffer;      // one message from a worker (MESSAGE_CAPACITY bytes)
-} zygote_slot;
+    int requests;      // stream socket: requests to the worker
+    int replies;       // sequenced-packet socket: messages from the worker
+    uint64_t used;     // the slot's clock when it last spoke
+    char voice[WORKER_VOICE_MAX + 1];
+} voice_worker;
 
-static zygote_slot zygotes[EARSHOT_ZYGOTE_SLOTS];
+typedef struct {
+    voice_worker workers[WORKER_VOICES];
+    uint64_t clock;
+    char *buffer;      // one message from a worker (MESSAGE_CAPACITY bytes)
+} worker_slot;
+
+static worker_slot slots[EARSHOT_SYNTHESIS_SLOTS];
 
 int32_t earshot_espeak_prepare_isolation(const char *voice) {
     int32_t status = earshot_espeak_set_voice(voice);
@@ -251,7 +267,7 @@ static int read_all(int fd, void *bytes, size_t length) {
 }
 
 /// Sends one whole message (a sequenced packet arrives whole or not at all).
-static int send_message(int fd, const isolated_header *header, const void *first, size_t first_length,
+static int send_message(int fd, const worker_message *header, const void *first, size_t first_length,
                         const void *second, size_t second_length) {
     struct iovec parts[3] = {
         {(void *)header, sizeof *header}, {(void *)first, first_length}, {(void *)second, second_length}};
@@ -269,10 +285,11 @@ static int send_message(int fd, const isolated_header *header, const void *first
 /// milliseconds at a time, and a message each time would wake this process hundreds of times per phrase.
 enum { BATCH_SAMPLES = 16384 };
 
-/// What a worker has gathered and not yet sent. The first chunk of a phrase goes out at once, so playback
-/// (`earshot say`) starts as soon as there is audio; later ones go out in batches.
+/// What a worker has gathered and not yet sent for the phrase it speaks. The first chunk of a phrase goes
+/// out at once, so playback (`earshot say`) starts as soon as there is audio; later ones go out in batches.
 static struct {
-    int fd;
+    int replies;
+    int requests;
     int sent_any;
     int64_t sample_count;
     int32_t event_count;
@@ -283,10 +300,11 @@ static struct {
 /// Sends one chunk message; 0 on success, 1 when no one listens.
 static int32_t send_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
                           int32_t event_count) {
-    isolated_header header = {MESSAGE_CHUNK, event_count, sample_count, 0, 0, 0, 0};
+    worker_message header = {MESSAGE_CHUNK, event_count, sample_count, 0, 0};
     batch.sent_any = 1;
-    return send_message(batch.fd, &header, samples, sample_count > 0 ? (size_t)sample_count * sizeof(int16_t) : 0,
-                        events, event_count > 0 ? (size_t)event_count * sizeof(earshot_speech_event) : 0)
+    return send_message(batch.replies, &header, samples,
+                        sample_count > 0 ? (size_t)sample_count * sizeof(int16_t) : 0, events,
+                        event_count > 0 ? (size_t)event_count * sizeof(earshot_speech_event) : 0)
                    == 0
                ? 0
                : 1;
@@ -301,11 +319,23 @@ static int32_t send_batch(void) {
     return result;
 }
 
+/// Whether the caller asked to stop the phrase (or went away). The only request that can arrive while a
+/// phrase is spoken is a stop: the caller sends the next phrase only after this one's end.
+static int stop_requested(void) {
+    worker_request request;
+    ssize_t got = recv(batch.requests, &request, sizeof request, MSG_DONTWAIT | MSG_PEEK);
+    if (got == 0) return 1;
+    if (got < (ssize_t)sizeof request) return 0;
+    if (read_all(batch.requests, &request, sizeof request) != 1) return 1;
+    return request.type == REQUEST_STOP;
+}
+
 /// The worker's sink: gathers chunks into batches (event frames count from the phrase's start, so joining
-/// chunks changes no frame); stops when no one listens.
+/// chunks changes no frame); stops when the caller asks to or no one listens.
 static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
                              int32_t event_count, void *context) {
     (void)context;
+    if (stop_requested()) return 1;
     if (sample_count < 0) sample_count = 0;
     if (event_count < 0) event_count = 0;
     if (sample_count > BATCH_SAMPLES || event_count > EVENT_CAPACITY) {
@@ -323,11 +353,8 @@ static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const
     return batch.sent_any ? 0 : send_batch();
 }
 
-/// Selects the voice and sets the parameters in the worker; an espeak-ng status.
-static int32_t apply_isolated_voice(const char *voice, const earshot_voice_parameters *parameters) {
-    int32_t status = ENS_OK;
-    if (prepared_voice[0] == 0 || strcmp(voice, prepared_voice) != 0) status = earshot_espeak_set_voice(voice);
-    if (status != ENS_OK) return status;
+/// Sets the phrase's parameters; an espeak-ng status.
+static int32_t apply_parameters(const earshot_voice_parameters *parameters) {
     const int32_t values[][2] = {
         {EARSHOT_PARAM_RATE, parameters->rate},
         {EARSHOT_PARAM_PITCH, parameters->pitch},
@@ -335,29 +362,44 @@ static int32_t apply_isolated_voice(const char *voice, const earshot_voice_param
         {EARSHOT_PARAM_WORDGAP, parameters->word_gap},
     };
     for (size_t index = 0; index < sizeof values / sizeof values[0]; index++) {
-        status = earshot_espeak_set_parameter(values[index][0], values[index][1]);
+        int32_t status = earshot_espeak_set_parameter(values[index][0], values[index][1]);
         if (status != ENS_OK) return status;
     }
     return ENS_OK;
 }
 
-static void run_worker(int replies, const isolated_request *request, const char *voice, const char *text) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    isolated_header started = {MESSAGE_STARTED, 0, 0, 0, 0, (int32_t)getpid(), 0};
-    if (send_message(replies, &started, NULL, 0, NULL, 0) != 0) _exit(1);
+/// Speaks one phrase from the state the worker is in and sends its end; 0, or -1 when no one listens.
+static int speak_phrase(const worker_request *request, const char *text) {
+    batch.sent_any = 0;
+    batch.sample_count = 0;
+    batch.event_count = 0;
     int32_t stopped = 0;
-    batch.fd = replies;
-    int32_t status = apply_isolated_voice(voice, &request->parameters);
+    int32_t status = apply_parameters(&request->parameters);
     if (status == ENS_OK) {
         status = earshot_espeak_synthesize(text, request->frame_limit, forward_chunk, NULL, &stopped);
-        if (send_batch() != 0) _exit(1);
+        if (send_batch() != 0) return -1;
     }
-    isolated_header done = {MESSAGE_DONE, 0, 0, status, stopped, 0, 0};
-    _exit(send_message(replies, &done, NULL, 0, NULL, 0) == 0 ? 0 : 1);
+    worker_message done = {MESSAGE_DONE, 0, 0, status, stopped};
+    return send_message(batch.replies, &done, NULL, 0, NULL, 0);
 }
 
-/// The zygote: one worker per request, one at a time, until this process goes away.
-static void run_zygote(int requests, int replies) {
+/// A buffer for a request's text, from its own mapping so that restoring the copied memory leaves it be.
+static char *text_buffer(size_t needed) {
+    static char *buffer = NULL;
+    static size_t capacity = 0;
+    if (needed <= capacity) return buffer;
+    size_t size = capacity > 0 ? capacity : 4096;
+    while (size < needed) size *= 2;
+    char *grown = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (grown == MAP_FAILED) return NULL;
+    if (buffer != NULL) munmap(buffer, capacity);
+    buffer = grown;
+    capacity = size;
+    return buffer;
+}
+
+/// A worker: selects its voice once, then speaks each request from the same state until the caller goes away.
+static void run_worker(int requests, int replies, const char *voice) {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
@@ -370,64 +412,92 @@ static void run_zygote(int requests, int replies) {
     if (low > 3) close_range(3, (unsigned)low - 1, 0);
     if (high > low + 1) close_range((unsigned)low + 1, (unsigned)high - 1, 0);
     close_range((unsigned)high + 1, ~0U, 0);
+    batch.requests = requests;
+    batch.replies = replies;
+    int32_t voice_status = ENS_OK;
+    if (prepared_voice[0] == 0 || strcmp(voice, prepared_voice) != 0) voice_status = earshot_espeak_set_voice(voice);
+    int restoring = isolation_mode == EARSHOT_ISOLATION_RESTORE && earshot_memory_snapshot_take() == 0;
     for (;;) {
-        isolated_request request;
+        worker_request request;
         if (read_all(requests, &request, sizeof request) != 1) _exit(0);
-        if (request.voice_length < 0 || request.text_length < 0) _exit(1);
-        char *voice = malloc((size_t)request.voice_length + 1);
-        char *text = malloc((size_t)request.text_length + 1);
-        if (voice == NULL || text == NULL) _exit(1);
-        if ((request.voice_length > 0 && read_all(requests, voice, (size_t)request.voice_length) != 1)
-            || (request.text_length > 0 && read_all(requests, text, (size_t)request.text_length) != 1))
-            _exit(0);
-        voice[request.voice_length] = 0;
+        if (request.type == REQUEST_STOP) continue;  // the phrase it meant had ended already
+        if (request.type != REQUEST_SPEAK || request.text_length < 0) _exit(1);
+        char *text = text_buffer((size_t)request.text_length + 1);
+        if (text == NULL) _exit(1);
+        if (request.text_length > 0 && read_all(requests, text, (size_t)request.text_length) != 1) _exit(0);
         text[request.text_length] = 0;
-        pid_t worker = fork();
-        if (worker == 0) {
-            close(requests);
-            run_worker(replies, &request, voice, text);
+        if (voice_status != ENS_OK) {
+            worker_message done = {MESSAGE_DONE, 0, 0, voice_status, 0};
+            if (send_message(replies, &done, NULL, 0, NULL, 0) != 0) _exit(0);
+            continue;
         }
-        int worker_status = 0;
-        if (worker > 0) {
-            while (waitpid(worker, &worker_status, 0) < 0 && errno == EINTR) {
+        if (restoring) {
+            earshot_memory_snapshot_restore();
+            if (speak_phrase(&request, text) != 0) _exit(0);
+            continue;
+        }
+        pid_t child = fork();
+        if (child == 0) _exit(speak_phrase(&request, text) == 0 ? 0 : 1);
+        int child_status = 0;
+        if (child > 0) {
+            while (waitpid(child, &child_status, 0) < 0 && errno == EINTR) {
             }
         }
-        int died = worker < 0 || !WIFEXITED(worker_status) || WEXITSTATUS(worker_status) != 0;
-        isolated_header finished = {MESSAGE_FINISHED, 0, 0, died, 0, 0, 0};
-        free(voice);
-        free(text);
-        if (send_message(replies, &finished, NULL, 0, NULL, 0) != 0) _exit(0);
+        if (child < 0 || !WIFEXITED(child_status) || WEXITSTATUS(child_status) != 0) {
+            // The child died before it said the phrase ended: say so for it.
+            worker_message done = {MESSAGE_DONE, 0, 0, EARSHOT_ISOLATION_FAILED, 0};
+            if (send_message(replies, &done, NULL, 0, NULL, 0) != 0) _exit(0);
+        }
     }
 }
 
-static void stop_zygote(zygote_slot *zygote) {
-    if (zygote->pid <= 0) return;
-    close(zygote->requests);
-    close(zygote->replies);
-    kill(zygote->pid, SIGKILL);
-    while (waitpid(zygote->pid, NULL, 0) < 0 && errno == EINTR) {
+static void stop_worker(voice_worker *worker) {
+    if (worker->pid <= 0) return;
+    close(worker->requests);
+    close(worker->replies);
+    kill(worker->pid, SIGKILL);
+    while (waitpid(worker->pid, NULL, 0) < 0 && errno == EINTR) {
     }
-    zygote->pid = 0;
+    worker->pid = 0;
 }
 
-/// At exit every zygote is stopped and waited for, so the CPU time of every worker (each waited for by its
-/// zygote) is counted in this process's children, where `earshot bench` and `time` look for it.
-static void stop_zygotes_at_exit(void) {
-    for (int slot = 0; slot < EARSHOT_ZYGOTE_SLOTS; slot++) stop_zygote(&zygotes[slot]);
+/// At exit every worker is stopped and waited for, so their CPU time (and that of any child a worker
+/// waited for) is counted in this process's children, where `earshot bench` and `time` look for it.
+static void stop_workers_at_exit(void) {
+    for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
+        for (int index = 0; index < WORKER_VOICES; index++) stop_worker(&slots[slot].workers[index]);
 }
 
-static zygote_slot *slot_at(int32_t slot) {
-    return slot >= 0 && slot < EARSHOT_ZYGOTE_SLOTS ? &zygotes[slot] : NULL;
+static worker_slot *slot_at(int32_t slot) {
+    return slot >= 0 && slot < EARSHOT_SYNTHESIS_SLOTS ? &slots[slot] : NULL;
 }
 
-int32_t earshot_espeak_start_zygote(int32_t slot) {
+static voice_worker *worker_for(worker_slot *slot, const char *voice) {
+    for (int index = 0; index < WORKER_VOICES; index++) {
+        voice_worker *worker = &slot->workers[index];
+        if (worker->pid > 0 && strcmp(worker->voice, voice) == 0) return worker;
+    }
+    return NULL;
+}
+
+int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
     static int reaped_at_exit = 0;
-    zygote_slot *zygote = slot_at(slot);
-    if (zygote == NULL) return EARSHOT_ISOLATION_FAILED;
-    if (zygote->pid > 0) return EARSHOT_ESPEAK_OK;
-    if (!reaped_at_exit) reaped_at_exit = atexit(stop_zygotes_at_exit) == 0;
-    if (zygote->buffer == NULL && (zygote->buffer = malloc(MESSAGE_CAPACITY)) == NULL)
-        return EARSHOT_ISOLATION_FAILED;
+    worker_slot *slot = slot_at(slot_index);
+    if (slot == NULL || voice == NULL) return EARSHOT_ISOLATION_FAILED;
+    // A longer name is no voice; synthesizing with it answers that without a worker.
+    if (strlen(voice) > WORKER_VOICE_MAX || worker_for(slot, voice) != NULL) return EARSHOT_ESPEAK_OK;
+    if (!reaped_at_exit) reaped_at_exit = atexit(stop_workers_at_exit) == 0;
+    if (slot->buffer == NULL && (slot->buffer = malloc(MESSAGE_CAPACITY)) == NULL) return EARSHOT_ISOLATION_FAILED;
+    voice_worker *worker = &slot->workers[0];
+    for (int index = 0; index < WORKER_VOICES; index++) {
+        voice_worker *candidate = &slot->workers[index];
+        if (candidate->pid <= 0) {
+            worker = candidate;
+            break;
+        }
+        if (candidate->used < worker->used) worker = candidate;
+    }
+    stop_worker(worker);
     int requests[2];
     int replies[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, requests) != 0) return EARSHOT_ISOLATION_FAILED;
@@ -445,82 +515,90 @@ int32_t earshot_espeak_start_zygote(int32_t slot) {
         return EARSHOT_ISOLATION_FAILED;
     }
     if (pid == 0) {
-        // run_zygote closes every other descriptor, other zygotes' sockets included.
+        // run_worker closes every other descriptor, other workers' sockets included.
         close(requests[0]);
         close(replies[0]);
-        run_zygote(requests[1], replies[1]);
+        run_worker(requests[1], replies[1], voice);
         _exit(0);
     }
     close(requests[1]);
     close(replies[1]);
-    zygote->pid = pid;
-    zygote->requests = requests[0];
-    zygote->replies = replies[0];
+    worker->pid = pid;
+    worker->requests = requests[0];
+    worker->replies = replies[0];
+    worker->used = ++slot->clock;
+    strcpy(worker->voice, voice);
     return EARSHOT_ESPEAK_OK;
 }
 
-int32_t earshot_espeak_synthesize_in_zygote(int32_t slot, const char *voice,
+int32_t earshot_espeak_set_isolation(int32_t mode) {
+    if (mode != EARSHOT_ISOLATION_RESTORE && mode != EARSHOT_ISOLATION_FORK) return EARSHOT_ISOLATION_FAILED;
+    stop_workers_at_exit();
+    isolation_mode = mode;
+    return EARSHOT_ESPEAK_OK;
+}
+
+int32_t earshot_espeak_synthesize_in_worker(int32_t slot_index, const char *voice,
                                             const earshot_voice_parameters *parameters, const char *text,
                                             int64_t frame_limit, earshot_speech_sink sink, void *context,
                                             int32_t *stopped_early, int64_t *chunks_delivered) {
-    zygote_slot *zygote = slot_at(slot);
-    if (zygote == NULL || zygote->pid <= 0 || zygote->buffer == NULL) return EARSHOT_ISOLATION_FAILED;
-    char *buffer = zygote->buffer;
-    int64_t chunks_seen = 0;
     *stopped_early = 0;
-    isolated_request request = {frame_limit, *parameters, (int32_t)strlen(voice), (int32_t)strlen(text)};
-    if (write_all(zygote->requests, &request, sizeof request) != 0
-        || write_all(zygote->requests, voice, (size_t)request.voice_length) != 0
-        || write_all(zygote->requests, text, (size_t)request.text_length) != 0) {
-        stop_zygote(zygote);
+    worker_slot *slot = slot_at(slot_index);
+    if (slot == NULL || slot->buffer == NULL) return EARSHOT_ISOLATION_FAILED;
+    if (strlen(voice) > WORKER_VOICE_MAX) return EARSHOT_ESPEAK_VOICE_NOT_FOUND;
+    voice_worker *worker = worker_for(slot, voice);
+    if (worker == NULL) return EARSHOT_ISOLATION_FAILED;
+    worker->used = ++slot->clock;
+    char *buffer = slot->buffer;
+    int64_t chunks_seen = 0;
+    worker_request request = {REQUEST_SPEAK, (int32_t)strlen(text), frame_limit, *parameters};
+    if (write_all(worker->requests, &request, sizeof request) != 0
+        || write_all(worker->requests, text, (size_t)request.text_length) != 0) {
+        stop_worker(worker);
         return EARSHOT_ISOLATION_FAILED;
     }
-    int32_t result = EARSHOT_ISOLATION_FAILED;
-    pid_t worker = 0;
     int listening = 1;
     for (;;) {
-        ssize_t got = recv(zygote->replies, buffer, MESSAGE_CAPACITY, 0);
+        ssize_t got = recv(worker->replies, buffer, MESSAGE_CAPACITY, 0);
         if (got < 0 && errno == EINTR) continue;
-        if (got < (ssize_t)sizeof(isolated_header)) {
-            // The zygote is gone (or spoke nonsense): the next attempt gets a new one.
-            stop_zygote(zygote);
+        if (got < (ssize_t)sizeof(worker_message)) {
+            // The worker is gone (or spoke nonsense): the next attempt gets a new one.
+            stop_worker(worker);
             return EARSHOT_ISOLATION_FAILED;
         }
-        isolated_header header;
+        worker_message header;
         memcpy(&header, buffer, sizeof header);
-        if (header.type == MESSAGE_FINISHED) {
-            if (header.status != 0 && listening) result = EARSHOT_ISOLATION_FAILED;
-            break;
+        if (header.type == MESSAGE_DONE) {
+            if (!listening) return ENS_OK;
+            *stopped_early = header.stopped;
+            return header.status;
         }
-        if (header.type == MESSAGE_STARTED) {
-            worker = header.pid;
-        } else if (header.type == MESSAGE_DONE) {
-            if (listening) {
-                result = header.status;
-                *stopped_early = header.stopped;
-            }
-        } else if (header.type == MESSAGE_CHUNK && listening) {
-            size_t sample_bytes = header.sample_count > 0 ? (size_t)header.sample_count * sizeof(int16_t) : 0;
-            size_t event_bytes =
-                header.event_count > 0 ? (size_t)header.event_count * sizeof(earshot_speech_event) : 0;
-            if (header.sample_count < 0 || header.event_count < 0 || header.event_count > EVENT_CAPACITY
-                || sizeof header + sample_bytes + event_bytes != (size_t)got) {
-                stop_zygote(zygote);
-                return EARSHOT_ISOLATION_FAILED;
-            }
-            earshot_speech_event events[EVENT_CAPACITY];
-            memcpy(events, buffer + sizeof header + sample_bytes, event_bytes);
-            int16_t *samples = sample_bytes > 0 ? (int16_t *)(void *)(buffer + sizeof header) : NULL;
-            if (++chunks_seen <= *chunks_delivered) continue;
-            *chunks_delivered = chunks_seen;
-            if (sink(samples, header.sample_count, events, header.event_count, context) != 0) {
-                // The caller stopped listening: end the worker, then wait for the zygote to say so.
-                listening = 0;
-                *stopped_early = 1;
-                result = ENS_OK;
-                if (worker > 0) kill(worker, SIGKILL);
+        if (header.type != MESSAGE_CHUNK) {
+            stop_worker(worker);
+            return EARSHOT_ISOLATION_FAILED;
+        }
+        if (!listening) continue;
+        size_t sample_bytes = header.sample_count > 0 ? (size_t)header.sample_count * sizeof(int16_t) : 0;
+        size_t event_bytes = header.event_count > 0 ? (size_t)header.event_count * sizeof(earshot_speech_event) : 0;
+        if (header.sample_count < 0 || header.event_count < 0 || header.event_count > EVENT_CAPACITY
+            || sizeof header + sample_bytes + event_bytes != (size_t)got) {
+            stop_worker(worker);
+            return EARSHOT_ISOLATION_FAILED;
+        }
+        earshot_speech_event events[EVENT_CAPACITY];
+        memcpy(events, buffer + sizeof header + sample_bytes, event_bytes);
+        int16_t *samples = sample_bytes > 0 ? (int16_t *)(void *)(buffer + sizeof header) : NULL;
+        if (++chunks_seen <= *chunks_delivered) continue;
+        *chunks_delivered = chunks_seen;
+        if (sink(samples, header.sample_count, events, header.event_count, context) != 0) {
+            // The caller stopped listening: ask the worker to stop, then wait for it to say the phrase ended.
+            listening = 0;
+            *stopped_early = 1;
+            worker_request stop = {REQUEST_STOP, 0, 0, {0, 0, 0, 0}};
+            if (write_all(worker->requests, &stop, sizeof stop) != 0) {
+                stop_worker(worker);
+                return ENS_OK;
             }
         }
     }
-    return result;
 }

@@ -12,11 +12,12 @@ import Foundation
 /// espeak-ng carries state from one synthesis to the next that its API cannot reset (wave phase, gain,
 /// echo, pitch envelope), so the same phrase lasted up to 20 % longer or shorter depending on what was
 /// said before. This process therefore never synthesizes: it holds espeak-ng in one fixed state
-/// (initialized, the standard voice selected once). A helper process forked once from that state forks a
-/// worker per phrase, which selects the phrase's voice and parameters and streams its chunks back as they
-/// come. The same text with the same voice gives the same samples whatever was synthesized before, in any
-/// order; a worker costs a few milliseconds per phrase. Up to ``concurrency`` such helpers run, one per
-/// phrase being synthesized at the same time, so callers on several threads synthesize in parallel.
+/// (initialized, the standard voice selected once). Worker processes forked from that state, one per voice,
+/// select their voice once and copy the memory espeak-ng's state lives in; before each phrase a worker
+/// writes that copy back, sets the phrase's parameters and streams its chunks back as they come. The same
+/// text with the same voice gives the same samples whatever was synthesized before, in any order, at about
+/// the cost of synthesizing in this process. Up to ``concurrency`` slots of workers run, one per phrase
+/// being synthesized at the same time, so callers on several threads synthesize in parallel.
 ///
 /// There is no `deinit` that shuts espeak-ng down: the instance lives as long as the process, because
 /// espeak-ng cannot be initialized again and its synchronous-mode `espeak_Terminate` deadlocks on a
@@ -35,7 +36,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     public var variantsFingerprint: String { dataFolder.variantsFingerprint }
 
     private let owner: OwnerThread
-    private let pool = ZygotePool(limit: ProcessInfo.processInfo.activeProcessorCount)
+    private let pool = SynthesisSlots(limit: ProcessInfo.processInfo.activeProcessorCount)
     private let dataFolder: EspeakDataFolder
     /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
     private let knownVoiceNames: Set<String>
@@ -135,8 +136,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         return status.stopped
     }
 
-    /// Synthesizes through a free zygote slot: the owner thread only starts the slot's zygote (when none runs);
-    /// the socket I/O runs on the calling thread, so several callers synthesize at once. A zygote that died
+    /// Synthesizes through a free slot: the owner thread only starts the slot's worker for the voice (when none
+    /// runs); the socket I/O runs on the calling thread, so several callers synthesize at once. A worker that died
     /// (killed from outside, or since the last phrase) is replaced twice, resuming after the chunks the sink
     /// already has. Returns the shim's status and whether synthesis stopped early.
     private func isolated(
@@ -149,19 +150,36 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             var delivered: Int64 = 0
             var status = Int32(EARSHOT_ISOLATION_FAILED)
             for _ in 0..<3 where status == Int32(EARSHOT_ISOLATION_FAILED) {
-                guard owner.perform({ earshot_espeak_start_zygote(slot) }) == Int32(EARSHOT_ESPEAK_OK) else { continue }
-                status = earshot_espeak_synthesize_in_zygote(
+                guard owner.perform({ earshot_espeak_start_worker(slot, name) }) == Int32(EARSHOT_ESPEAK_OK) else {
+                    continue
+                }
+                status = earshot_espeak_synthesize_in_worker(
                     slot, name, &parameters, text, Int64(frameLimit), chunkCallback, context, &stopped, &delivered)
             }
             return (status, stopped != 0)
         }
     }
 
-    /// How many phrases may be synthesized at the same time, each by its own zygote (default: the cores
-    /// this process may use). Calls beyond it wait for a free zygote.
+    /// How many phrases may be synthesized at the same time, each in its own slot (default: the cores this
+    /// process may use). Calls beyond it wait for a free slot.
     public var concurrency: Int {
         get { pool.concurrency }
         set { pool.concurrency = newValue }
+    }
+
+    /// How workers start each phrase from the fixed state: writing back a copy of espeak-ng's memory (the
+    /// default), or forking a child per phrase (the slower way, kept as the fallback; tests compare the two).
+    /// Setting it stops every worker, so set it only while nothing is being synthesized.
+    enum Isolation: Int32 {
+        case restoreMemory = 0
+        case forkPerPhrase = 1
+    }
+
+    var isolation: Isolation = .restoreMemory {
+        didSet {
+            let mode = isolation.rawValue
+            _ = owner.perform { earshot_espeak_set_isolation(mode) }
+        }
     }
 
     /// The most phrases ever synthesized at the same time in this process.

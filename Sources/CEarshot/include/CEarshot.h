@@ -116,31 +116,45 @@ typedef struct {
 } earshot_voice_parameters;
 
 /// Puts espeak-ng in the fixed state every isolated synthesis starts from: `voice` selected once (so
-/// its language's dictionary is loaded for every child). After this, the process must make no other
-/// espeak-ng call; phrases are synthesized by
-/// `earshot_espeak_synthesize_in_zygote`. Returns an espeak-ng status.
+/// its language's dictionary is loaded for every worker). After this, the process must make no other
+/// espeak-ng call; phrases are synthesized by `earshot_espeak_synthesize_in_worker`. Returns an
+/// espeak-ng status.
 int32_t earshot_espeak_prepare_isolation(const char *voice);
 
-/// How many zygotes (helpers that fork one worker per phrase) may run at once: one per phrase being
-/// synthesized at the same time.
-enum { EARSHOT_ZYGOTE_SLOTS = 64 };
+/// How many slots (phrases synthesized at the same time) there may be; each keeps a worker process per
+/// voice it speaks in.
+enum { EARSHOT_SYNTHESIS_SLOTS = 64 };
 
-/// Starts the zygote of `slot` (0 ..< EARSHOT_ZYGOTE_SLOTS) when none is running: a helper forked from
-/// this process's fixed espeak-ng state. Call on the thread that owns espeak-ng only. Returns
-/// EARSHOT_ESPEAK_OK, or EARSHOT_ISOLATION_FAILED when it could not be forked.
-int32_t earshot_espeak_start_zygote(int32_t slot);
+/// How a worker starts each phrase from the fixed state.
+enum {
+    /// It writes back a copy of espeak-ng's memory taken when it started (the default).
+    EARSHOT_ISOLATION_RESTORE = 0,
+    /// It forks a child per phrase (what it falls back to when no copy can be taken).
+    EARSHOT_ISOLATION_FORK = 1,
+};
 
-/// Like `earshot_espeak_synthesize`, but from a clean state: the zygote of `slot` forks a worker from
-/// the fixed state, which selects `voice` (a name with an optional `+variant`), sets `parameters` and
-/// synthesizes, so no phrase's audio depends on what was synthesized before. Chunks reach `sink` on the
-/// calling thread as the worker produces them; a sink asking to stop ends the worker at once. Any thread
-/// may call this, one at a time per slot; it makes no espeak-ng call in this process, only socket I/O.
+/// Stops every worker and makes new ones use `mode`; for comparing the two. Owner thread only, with no
+/// synthesis in progress. Returns EARSHOT_ESPEAK_OK, or EARSHOT_ISOLATION_FAILED for an unknown mode.
+int32_t earshot_espeak_set_isolation(int32_t mode);
+
+/// Starts the worker of `slot` (0 ..< EARSHOT_SYNTHESIS_SLOTS) for `voice` (a name with an optional
+/// `+variant`) when none is running: a process forked from this process's fixed espeak-ng state that
+/// selects the voice once. A slot keeps workers for a few voices and stops the least recently used one
+/// for another. Call on the thread that owns espeak-ng only. Returns EARSHOT_ESPEAK_OK, or
+/// EARSHOT_ISOLATION_FAILED when it could not be forked.
+int32_t earshot_espeak_start_worker(int32_t slot, const char *voice);
+
+/// Like `earshot_espeak_synthesize`, but from a clean state: the worker of `slot` for `voice` sets
+/// `parameters` and synthesizes from the state it had right after selecting its voice, so no phrase's
+/// audio depends on what was synthesized before. Chunks reach `sink` on the calling thread as the worker
+/// produces them; a sink asking to stop stops the worker's phrase at once. Any thread may call this, one
+/// at a time per slot; it makes no espeak-ng call in this process, only socket I/O.
 /// `*chunks_delivered` counts the chunks handed to `sink` over every attempt of one phrase (start at 0):
 /// a retry skips that many, which is exact because a phrase's chunks are the same on every synthesis.
 /// Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty
 /// `text` with `frame_limit` 0 only checks the voice and parameters), or EARSHOT_ISOLATION_FAILED when
-/// the slot's zygote is not running or died (it is then stopped: start it again and retry).
-int32_t earshot_espeak_synthesize_in_zygote(int32_t slot, const char *voice,
+/// the worker is not running or died (it is then stopped: start it again and retry).
+int32_t earshot_espeak_synthesize_in_worker(int32_t slot, const char *voice,
                                             const earshot_voice_parameters *parameters, const char *text,
                                             int64_t frame_limit, earshot_speech_sink sink, void *context,
                                             int32_t *stopped_early, int64_t *chunks_delivered);

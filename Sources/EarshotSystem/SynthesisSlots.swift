@@ -1,27 +1,28 @@
 import CEarshot
 import Foundation
 
-/// The zygote slots phrases are synthesized through, handed to one caller at a time.
+/// The slots phrases are synthesized through, handed to one caller at a time.
 ///
-/// Each slot is a helper process forked from the fixed espeak-ng state that forks one worker per phrase
-/// (see ``EspeakSynthesizer``). A caller takes a free slot, has the owner thread start its zygote when none
-/// runs (forking only ever happens from the fixed state, on the thread that owns espeak-ng), then talks to
-/// it over its sockets on its own thread: synthesis in several slots runs in parallel, and the owner thread
-/// is never held during a synthesis. Slots start lazily, so a serial run forks one zygote.
-final class ZygotePool: @unchecked Sendable {
+/// Each slot keeps a worker process per voice, forked from the fixed espeak-ng state (see
+/// ``EspeakSynthesizer``). A caller takes a free slot, has the owner thread start the slot's worker for its
+/// voice when none runs (forking only ever happens from the fixed state, on the thread that owns
+/// espeak-ng), then talks to it over its sockets on its own thread: synthesis in several slots runs in
+/// parallel, and the owner thread is never held during a synthesis. Workers start lazily, so a serial run
+/// in one voice forks one worker.
+final class SynthesisSlots: @unchecked Sendable {
     private let condition = NSCondition()
     private var free: [Int32]
     private var limit: Int
     private var busy = 0
     private var peak = 0
 
-    /// A pool of at most `limit` slots in use at once (clamped to 1 ... `EARSHOT_ZYGOTE_SLOTS`).
+    /// A pool of at most `limit` slots in use at once (clamped to 1 ... `EARSHOT_SYNTHESIS_SLOTS`).
     init(limit: Int) {
         self.limit = Self.clamp(limit)
-        free = (0..<Int32(EARSHOT_ZYGOTE_SLOTS)).reversed()
+        free = (0..<Int32(EARSHOT_SYNTHESIS_SLOTS)).reversed()
     }
 
-    private static func clamp(_ limit: Int) -> Int { min(max(limit, 1), Int(EARSHOT_ZYGOTE_SLOTS)) }
+    private static func clamp(_ limit: Int) -> Int { min(max(limit, 1), Int(EARSHOT_SYNTHESIS_SLOTS)) }
 
     /// How many phrases may be synthesized at the same time.
     var concurrency: Int {
@@ -43,7 +44,7 @@ final class ZygotePool: @unchecked Sendable {
         while busy >= limit || free.isEmpty { condition.wait() }
         busy += 1
         peak = max(peak, busy)
-        // The lowest free slot, so a serial run always uses slot 0 and forks one zygote.
+        // The lowest free slot, so a serial run always uses slot 0 and its workers.
         let slot = free.removeLast()
         condition.unlock()
         defer {
