@@ -212,8 +212,10 @@ typedef struct {
 /// it again (every phrase in that voice takes the same path, so its audio is still the same every time).
 static char prepared_voice[128];
 
-/// How workers start each phrase from the fixed state (EARSHOT_ISOLATION_RESTORE or _FORK).
-static int32_t isolation_mode = EARSHOT_ISOLATION_RESTORE;
+/// Whether workers fork a child per phrase instead of writing back their copy of espeak-ng's memory:
+/// set by EARSHOT_ISOLATION=fork when the fixed state is prepared (the slower way, which workers also fall
+/// back to by themselves; tests compare the two).
+static int fork_per_phrase = 0;
 
 /// One worker as this process sees it. Workers are started only on the owner thread (forked from the
 /// fixed state); a slot is used by one caller at a time, which the Swift pool guarantees.
@@ -234,6 +236,8 @@ typedef struct {
 static worker_slot slots[EARSHOT_SYNTHESIS_SLOTS];
 
 int32_t earshot_espeak_prepare_isolation(const char *voice) {
+    const char *isolation = getenv("EARSHOT_ISOLATION");
+    fork_per_phrase = isolation != NULL && strcmp(isolation, "fork") == 0;
     int32_t status = earshot_espeak_set_voice(voice);
     prepared_voice[0] = 0;
     if (status == EARSHOT_ESPEAK_OK && strlen(voice) < sizeof prepared_voice) strcpy(prepared_voice, voice);
@@ -416,7 +420,7 @@ static void run_worker(int requests, int replies, const char *voice) {
     batch.replies = replies;
     int32_t voice_status = ENS_OK;
     if (prepared_voice[0] == 0 || strcmp(voice, prepared_voice) != 0) voice_status = earshot_espeak_set_voice(voice);
-    int restoring = isolation_mode == EARSHOT_ISOLATION_RESTORE && earshot_memory_snapshot_take() == 0;
+    int restoring = !fork_per_phrase && earshot_memory_snapshot_take() == 0;
     for (;;) {
         worker_request request;
         if (read_all(requests, &request, sizeof request) != 1) _exit(0);
@@ -528,13 +532,6 @@ int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
     worker->replies = replies[0];
     worker->used = ++slot->clock;
     strcpy(worker->voice, voice);
-    return EARSHOT_ESPEAK_OK;
-}
-
-int32_t earshot_espeak_set_isolation(int32_t mode) {
-    if (mode != EARSHOT_ISOLATION_RESTORE && mode != EARSHOT_ISOLATION_FORK) return EARSHOT_ISOLATION_FAILED;
-    stop_workers_at_exit();
-    isolation_mode = mode;
     return EARSHOT_ESPEAK_OK;
 }
 

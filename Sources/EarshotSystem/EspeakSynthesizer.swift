@@ -167,21 +167,6 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         set { pool.concurrency = newValue }
     }
 
-    /// How workers start each phrase from the fixed state: writing back a copy of espeak-ng's memory (the
-    /// default), or forking a child per phrase (the slower way, kept as the fallback; tests compare the two).
-    /// Setting it stops every worker, so set it only while nothing is being synthesized.
-    enum Isolation: Int32 {
-        case restoreMemory = 0
-        case forkPerPhrase = 1
-    }
-
-    var isolation: Isolation = .restoreMemory {
-        didSet {
-            let mode = isolation.rawValue
-            _ = owner.perform { earshot_espeak_set_isolation(mode) }
-        }
-    }
-
     /// The most phrases ever synthesized at the same time in this process.
     var peakConcurrentSyntheses: Int { pool.peakInUse }
 

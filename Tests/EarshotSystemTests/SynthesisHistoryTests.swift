@@ -40,8 +40,7 @@ import Testing
         #expect(changed.isEmpty, "\"j\" changed after voice changes \(changed)")
     }
 
-    /// Child processes that run this very executable: the synthesizer's helper (workers live only while a
-    /// phrase is synthesized, on the owner thread, and this test waits for none).
+    /// Child processes that run this very executable: the synthesizer's workers.
     static func helpers() -> [Int32] {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -89,5 +88,44 @@ import Testing
         let after = try synthesizer.synthesize("Results updated", voice: .standard)
         let same = after.samples == whole.samples
         #expect(same, "\(whole.frameCount) frames, then \(after.frameCount) after a stopped phrase")
+    }
+
+    /// A worker speaks phrase after phrase; one the caller stops is stopped inside the worker, which lives on.
+    @Test func aStoppedPhraseKeepsItsWorker() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        _ = try synthesizer.synthesize("Results updated", voice: .standard)
+        let before = Set(Self.helpers())
+        var chunks = 0
+        _ = try synthesizer.synthesize(SpeechFixtures.twentyWords, voice: .standard, frameLimit: nil) { _, _ in
+            chunks += 1
+            return false
+        }
+        #expect(chunks == 1)
+        _ = try synthesizer.synthesize("Results updated", voice: .standard)
+        let after = Set(Self.helpers())
+        #expect(!before.isEmpty && before.isSubset(of: after), "workers \(before.sorted()), then \(after.sorted())")
+    }
+
+    /// Writing the copied memory back before each phrase keeps a worker's memory where it was: a thousand
+    /// phrases leave no trace.
+    @Test func aWorkerKeepsItsSizeOverAThousandPhrases() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let phrases = ["j", "Results updated", "Order 1042 is ready.", "Pay now, button"]
+        for phrase in phrases { _ = try synthesizer.synthesize(phrase, voice: .standard) }
+        let before = Dictionary(
+            uniqueKeysWithValues: Self.helpers().compactMap { pid in Self.residentKB(pid).map { (pid, $0) } })
+        for index in 0..<1_000 { _ = try synthesizer.synthesize(phrases[index % phrases.count], voice: .standard) }
+        let after = Dictionary(
+            uniqueKeysWithValues: Self.helpers().compactMap { pid in Self.residentKB(pid).map { (pid, $0) } })
+        let grown = before.compactMap { pid, size in after[pid].map { (pid, $0 - size) } }.filter { $0.1 > 2_048 }
+        #expect(!before.isEmpty && before.keys.contains { after[$0] != nil }, "no worker lived through the phrases")
+        #expect(grown.isEmpty, "workers grew (pid, KB): \(grown)")
+    }
+
+    /// A process's resident memory in KB, from /proc.
+    static func residentKB(_ pid: Int32) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 }

@@ -117,25 +117,14 @@ typedef struct {
 
 /// Puts espeak-ng in the fixed state every isolated synthesis starts from: `voice` selected once (so
 /// its language's dictionary is loaded for every worker). After this, the process must make no other
-/// espeak-ng call; phrases are synthesized by `earshot_espeak_synthesize_in_worker`. Returns an
-/// espeak-ng status.
+/// espeak-ng call; phrases are synthesized by `earshot_espeak_synthesize_in_worker`. With the environment
+/// variable EARSHOT_ISOLATION=fork, workers fork a child per phrase instead of writing back a copy of
+/// espeak-ng's memory (slower; the same samples). Returns an espeak-ng status.
 int32_t earshot_espeak_prepare_isolation(const char *voice);
 
 /// How many slots (phrases synthesized at the same time) there may be; each keeps a worker process per
 /// voice it speaks in.
 enum { EARSHOT_SYNTHESIS_SLOTS = 64 };
-
-/// How a worker starts each phrase from the fixed state.
-enum {
-    /// It writes back a copy of espeak-ng's memory taken when it started (the default).
-    EARSHOT_ISOLATION_RESTORE = 0,
-    /// It forks a child per phrase (what it falls back to when no copy can be taken).
-    EARSHOT_ISOLATION_FORK = 1,
-};
-
-/// Stops every worker and makes new ones use `mode`; for comparing the two. Owner thread only, with no
-/// synthesis in progress. Returns EARSHOT_ESPEAK_OK, or EARSHOT_ISOLATION_FAILED for an unknown mode.
-int32_t earshot_espeak_set_isolation(int32_t mode);
 
 /// Starts the worker of `slot` (0 ..< EARSHOT_SYNTHESIS_SLOTS) for `voice` (a name with an optional
 /// `+variant`) when none is running: a process forked from this process's fixed espeak-ng state that
