@@ -18,6 +18,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +161,9 @@ static int add_mapping(int pagemap, uintptr_t start, uintptr_t end, size_t page,
 
 int earshot_memory_snapshot_take(void) {
     if (snapshot.copy != NULL) return 0;
+    // The allocator must never hand heap memory back to the kernel: after a restore it would count memory
+    // as its own that is no longer mapped (or no longer writable). Freed memory stays for the next phrase.
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     // A block from this thread's arena shows which mapping the arena is (the main heap, or its own).
     void *probe = malloc(64);
