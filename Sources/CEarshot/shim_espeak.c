@@ -484,6 +484,12 @@ static voice_worker *worker_for(worker_slot *slot, const char *voice) {
     return NULL;
 }
 
+int32_t earshot_espeak_has_worker(int32_t slot_index, const char *voice) {
+    worker_slot *slot = slot_at(slot_index);
+    if (slot == NULL || voice == NULL || slot->buffer == NULL) return 0;
+    return strlen(voice) > WORKER_VOICE_MAX || worker_for(slot, voice) != NULL;
+}
+
 int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
     static int reaped_at_exit = 0;
     worker_slot *slot = slot_at(slot_index);

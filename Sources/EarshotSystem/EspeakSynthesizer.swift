@@ -137,7 +137,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     }
 
     /// Synthesizes through a free slot: the owner thread only starts the slot's worker for the voice (when none
-    /// runs); the socket I/O runs on the calling thread, so several callers synthesize at once. A worker that died
+    /// runs); the check for it and the socket I/O run on the calling thread, so several callers synthesize at once. A worker that died
     /// (killed from outside, or since the last phrase) is replaced twice, resuming after the chunks the sink
     /// already has. Returns the shim's status and whether synthesis stopped early.
     private func isolated(
@@ -150,9 +150,12 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             var delivered: Int64 = 0
             var status = Int32(EARSHOT_ISOLATION_FAILED)
             for _ in 0..<3 where status == Int32(EARSHOT_ISOLATION_FAILED) {
-                guard owner.perform({ earshot_espeak_start_worker(slot, name) }) == Int32(EARSHOT_ESPEAK_OK) else {
-                    continue
-                }
+                // Only starting a worker needs the owner thread: asking it each phrase would cost two thread
+                // switches per phrase.
+                let ready =
+                    earshot_espeak_has_worker(slot, name) != 0
+                    || owner.perform({ earshot_espeak_start_worker(slot, name) }) == Int32(EARSHOT_ESPEAK_OK)
+                guard ready else { continue }
                 status = earshot_espeak_synthesize_in_worker(
                     slot, name, &parameters, text, Int64(frameLimit), chunkCallback, context, &stopped, &delivered)
             }

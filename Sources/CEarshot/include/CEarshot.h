@@ -133,6 +133,11 @@ enum { EARSHOT_SYNTHESIS_SLOTS = 64 };
 /// EARSHOT_ISOLATION_FAILED when it could not be forked.
 int32_t earshot_espeak_start_worker(int32_t slot, const char *voice);
 
+/// 1 when `earshot_espeak_synthesize_in_worker` can go ahead for `slot` and `voice` without
+/// `earshot_espeak_start_worker` (the worker runs, as far as this process knows), else 0. Any thread may
+/// call this for the slot it holds; it only looks at the slot.
+int32_t earshot_espeak_has_worker(int32_t slot, const char *voice);
+
 /// Like `earshot_espeak_synthesize`, but from a clean state: the worker of `slot` for `voice` sets
 /// `parameters` and synthesizes from the state it had right after selecting its voice, so no phrase's
 /// audio depends on what was synthesized before. Chunks reach `sink` on the calling thread as the worker
