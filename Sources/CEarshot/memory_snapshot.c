@@ -4,7 +4,7 @@
 // library's allocator; none of it can be reset through its API. A worker process that has reached the
 // state every phrase must start from copies that memory once: the writable segments of libespeak-ng and
 // of the libraries it runs on (the C and maths libraries, sonic, pcaudio, the dynamic loader), with the
-// zero-filled tail that follows each, the main heap and the malloc arena of the calling thread. Before each
+// zero-filled tail that follows each, the main heap and every malloc arena. Before each
 // phrase the copy is written back, so the phrase starts from exactly the bytes a freshly forked process
 // would see. Pages that were not in memory when the copy was taken are dropped instead, so they read as
 // zeros (or as the file they map) again, as they would in a fresh fork.
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { SNAPSHOT_RUNS_MAX = 512 };
@@ -40,6 +41,7 @@ static struct {
     int run_count;
     char *copy;
     size_t copy_size;
+    uintptr_t program_break;  // the end of the main heap when the copy was taken (0: no main heap)
 } snapshot;
 
 /// Libraries whose writable memory holds state while espeak-ng synthesizes (by file name prefix).
@@ -159,54 +161,130 @@ static int add_mapping(int pagemap, uintptr_t start, uintptr_t end, size_t page,
     return 0;
 }
 
+/// One line of /proc/self/maps.
+typedef struct {
+    uintptr_t start;
+    uintptr_t end;
+    char permissions[5];
+    const char *path;  // inside the maps text; not NUL-terminated
+    size_t path_length;
+} mapping;
+
+enum { MAPPINGS_MAX = 8192, ARENA_RESERVES_MAX = 64 };
+static mapping mappings[MAPPINGS_MAX];
+
+/// The reserved rests of thread arenas (see `earshot_memory_snapshot_take`).
+static struct {
+    char *start;
+    size_t length;
+} arena_reserves[ARENA_RESERVES_MAX];
+static int arena_reserve_count;
+
+/// Parses the maps text into `mappings`; the count, or -1 when there are more than MAPPINGS_MAX.
+static int parse_maps(const char *maps) {
+    int count = 0;
+    for (const char *line = maps; *line != 0;) {
+        if (count == MAPPINGS_MAX) return -1;
+        mapping *entry = &mappings[count++];
+        const char *cursor = line;
+        entry->start = parse_hex(&cursor);
+        if (*cursor == '-') cursor++;
+        entry->end = parse_hex(&cursor);
+        while (*cursor == ' ') cursor++;
+        for (int index = 0; index < 4; index++) entry->permissions[index] = *cursor != 0 ? *cursor++ : '-';
+        entry->permissions[4] = 0;
+        // Skip the rest of the permissions, the offset, device and inode; the rest of the line is the path.
+        for (int field = 0; field < 4 && *cursor != '\n' && *cursor != 0; field++) {
+            while (*cursor != ' ' && *cursor != '\n' && *cursor != 0) cursor++;
+            while (*cursor == ' ') cursor++;
+        }
+        entry->path = cursor;
+        while (*cursor != '\n' && *cursor != 0) cursor++;
+        entry->path_length = (size_t)(cursor - entry->path);
+        line = *cursor == '\n' ? cursor + 1 : cursor;
+    }
+    return count;
+}
+
+/// glibc's thread arenas live in heaps of this size, aligned to it: a writable start, then a reserved rest
+/// the allocator makes writable as the arena grows.
+static const uintptr_t ARENA_HEAP_SIZE = (uintptr_t)64 << 20;
+
+/// The start of such a heap, as glibc (2.26 and later) lays it out.
+typedef struct {
+    void *arena;
+    void *previous;
+    size_t size;           // in use
+    size_t writable_size;  // made writable so far
+} arena_heap_header;
+
+/// The writable part of the arena heap starting at `start`, or 0 when `start` does not hold one.
+static size_t arena_heap_writable(uintptr_t start, size_t page) {
+    const arena_heap_header *header = (const arena_heap_header *)start;
+    uintptr_t arena = (uintptr_t)header->arena;
+    uintptr_t previous = (uintptr_t)header->previous;
+    int first = previous == 0 && arena > start && arena < start + page;
+    int later = previous != 0 && previous % ARENA_HEAP_SIZE == 0 && arena != 0;
+    if (!first && !later) return 0;
+    if (header->size == 0 || header->size % page != 0 || header->writable_size % page != 0) return 0;
+    if (header->size > header->writable_size || header->writable_size > ARENA_HEAP_SIZE) return 0;
+    return header->writable_size;
+}
+
 int earshot_memory_snapshot_take(void) {
     if (snapshot.copy != NULL) return 0;
     // The allocator must never hand heap memory back to the kernel: after a restore it would count memory
     // as its own that is no longer mapped (or no longer writable). Freed memory stays for the next phrase.
     mallopt(M_TRIM_THRESHOLD, INT_MAX);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    // A block from this thread's arena shows which mapping the arena is (the main heap, or its own).
-    void *probe = malloc(64);
-    uintptr_t arena = (uintptr_t)probe;
-    free(probe);
     uintptr_t stack = (uintptr_t)&page;
     size_t length = 0;
     size_t capacity = 0;
     char *maps = read_whole("/proc/self/maps", &length, &capacity);
     if (maps == NULL) return -1;
+    int count = parse_maps(maps);
     int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     pagemap_block.count = 0;
     snapshot.run_count = 0;
+    snapshot.program_break = 0;
+    arena_reserve_count = 0;
     size_t copy_size = 0;
-    int failed = 0;
+    int failed = count < 0;
     int after_library = 0;  // the previous mapping was (or followed) a state library's writable segment
-    uintptr_t previous_end = 0;
-    for (const char *line = maps; *line != 0 && !failed;) {
-        const char *cursor = line;
-        uintptr_t start = parse_hex(&cursor);
-        if (*cursor == '-') cursor++;
-        uintptr_t end = parse_hex(&cursor);
-        while (*cursor == ' ') cursor++;
-        int writable_private = strncmp(cursor, "rw-p", 4) == 0;
-        // Skip the permissions, offset, device and inode; the rest of the line is the path, if any.
-        for (int field = 0; field < 4 && *cursor != '\n' && *cursor != 0; field++) {
-            while (*cursor != ' ' && *cursor != '\n' && *cursor != 0) cursor++;
-            while (*cursor == ' ') cursor++;
-        }
-        const char *path = cursor;
-        while (*cursor != '\n' && *cursor != 0) cursor++;
-        size_t path_length = (size_t)(cursor - path);
-        line = *cursor == '\n' ? cursor + 1 : cursor;
-
-        int library = path_length > 0 && is_state_library(path, path_length);
-        int tail = path_length == 0 && after_library && start == previous_end;
-        int heap = path_length == 6 && memcmp(path, "[heap]", 6) == 0;
-        int holds_arena = arena >= start && arena < end;
-        int holds_stack = stack >= start && stack < end;
-        int wanted = writable_private && !holds_stack && (library || tail || heap || holds_arena);
-        if (wanted && add_mapping(pagemap, start, end, page, &copy_size) != 0) failed = 1;
+    for (int index = 0; index < count && !failed; index++) {
+        const mapping *entry = &mappings[index];
+        int writable_private = strcmp(entry->permissions, "rw-p") == 0;
+        int anonymous = entry->path_length == 0;
+        int library = !anonymous && is_state_library(entry->path, entry->path_length);
+        int tail = anonymous && after_library && index > 0 && entry->start == mappings[index - 1].end;
+        int heap = entry->path_length == 6 && memcmp(entry->path, "[heap]", 6) == 0;
         after_library = writable_private && (library || tail);
-        previous_end = end;
+        if (!writable_private) continue;
+        if (library || tail || heap) {
+            if (add_mapping(pagemap, entry->start, entry->end, page, &copy_size) != 0) failed = 1;
+            if (heap) snapshot.program_break = entry->end;
+            continue;
+        }
+        if (!anonymous) continue;
+        // Every thread arena, not only this thread's: a block another thread allocated can be freed here, and
+        // the allocator then changes that block's arena. They are found by their headers, as the kernel may
+        // have merged an arena's mapping with its neighbours.
+        uintptr_t first = (entry->start + ARENA_HEAP_SIZE - 1) / ARENA_HEAP_SIZE * ARENA_HEAP_SIZE;
+        for (uintptr_t start = first; start + page <= entry->end && !failed; start += ARENA_HEAP_SIZE) {
+            size_t writable = arena_heap_writable(start, page);
+            if (writable == 0 || start + writable > entry->end) continue;
+            if (stack >= start && stack < start + writable) continue;  // never this very stack
+            if (add_mapping(pagemap, start, start + writable, page, &copy_size) != 0) failed = 1;
+            if (writable < ARENA_HEAP_SIZE) {
+                if (arena_reserve_count == ARENA_RESERVES_MAX) {
+                    failed = 1;
+                } else {
+                    arena_reserves[arena_reserve_count].start = (char *)(start + writable);
+                    arena_reserves[arena_reserve_count].length = ARENA_HEAP_SIZE - writable;
+                    arena_reserve_count++;
+                }
+            }
+        }
     }
     if (pagemap >= 0) close(pagemap);
     munmap(maps, capacity);
@@ -229,6 +307,15 @@ int earshot_memory_snapshot_take(void) {
 }
 
 void earshot_memory_snapshot_restore(void) {
+    // Heap memory the allocator took since the copy must read as new again (zeros): the allocator counts on
+    // fresh memory being zeroed (calloc skips clearing it), and a process forked for the phrase would see
+    // none of it. The main heap gets its old end back; an arena's reserve is dropped.
+    if (snapshot.program_break != 0) {
+        uintptr_t current = (uintptr_t)syscall(SYS_brk, 0);
+        if (current > snapshot.program_break) syscall(SYS_brk, snapshot.program_break);
+    }
+    for (int index = 0; index < arena_reserve_count; index++)
+        madvise(arena_reserves[index].start, arena_reserves[index].length, MADV_DONTNEED);
     for (int index = 0; index < snapshot.run_count; index++) {
         const snapshot_run *run = &snapshot.runs[index];
         if (run->copy_offset != SIZE_MAX)

@@ -82,8 +82,9 @@ public enum CacheOptions {
         guard !arguments.flag(noCache.long), let folder = phraseFolder(environment: context.environment) else {
             return nil
         }
+        // Entries are written while the run goes on; `Earshot.main` waits for them before the process exits.
         return PhraseCache(
             base: espeak, identity: espeak.identity, folder: folder, limit: try limit(environment: context.environment),
-            warn: { [context] in context.printError("earshot: " + $0) })
+            writesInBackground: true, warn: { [context] in context.printError("earshot: " + $0) })
     }
 }

@@ -24,6 +24,7 @@ public enum Earshot {
     public static func main() -> Never {
         let context = CommandContext.standard(environment: ProcessInfo.processInfo.environment)
         let status = run(Array(CommandLine.arguments.dropFirst()), context: context)
+        PhraseCache.finishWrites()
         exit(StandardOutput.finish(status: status, program: context.program))
     }
 

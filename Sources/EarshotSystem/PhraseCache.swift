@@ -71,14 +71,23 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
 
     /// Wraps `base`, keeping entries in `folder` up to `limit` bytes; `warn` gets one message if the folder
     /// cannot be written.
+    ///
+    /// With `writesInBackground`, new entries are written by a writer thread while the run goes on (a run that
+    /// synthesizes a lot does not wait for the disk); call ``finishWrites()`` before the process ends, or the
+    /// entries still queued are lost (which only makes them misses next time).
     public init(
         base: any Synthesizer, identity: Identity, folder: String, limit: Int = PhraseCache.defaultLimit,
-        warn: @escaping @Sendable (String) -> Void
+        writesInBackground: Bool = false, warn: @escaping @Sendable (String) -> Void
     ) {
         self.base = base
         self.identity = identity
-        self.store = PhraseStore(folder: folder, limit: limit)
+        self.store = PhraseStore(folder: folder, limit: limit, writesInBackground: writesInBackground)
         self.warn = warn
+    }
+
+    /// Waits until every entry queued by a cache in this process is written.
+    public static func finishWrites() {
+        PhraseStore.finishWrites()
     }
 
     /// Frames per second of the wrapped synthesizer.

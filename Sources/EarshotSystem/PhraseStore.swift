@@ -13,6 +13,11 @@ import Foundation
 /// hit. The folder is bounded in bytes: each process keeps a running estimate of the folder's size (one scan
 /// at its first write, then the sizes it writes), and only when the estimate passes the bound does it scan the
 /// folder and remove the least recently used entries until they fill at most nine tenths of it.
+///
+/// A store made with `writesInBackground` hands each write to one writer thread for the whole process and
+/// returns at once: the run does not wait for the disk, and a read in this process finds a queued entry before
+/// it reaches the folder. ``finishWrites()`` waits for every queued write; an entry lost because the process
+/// ended first is only a miss next time. A failure on the writer thread is thrown by the next write.
 final class PhraseStore: @unchecked Sendable {
     /// The folder holding the entries.
     let folder: String
@@ -21,37 +26,173 @@ final class PhraseStore: @unchecked Sendable {
 
     private let lock = NSLock()
     private var estimate: Int?
+    /// Whether this process made sure the folder exists (it is made once, and again if it disappears).
+    private var folderMade = false
+    /// Writes started by this process, for unique temporary names.
+    private var writes = 0
+    /// Whether writes go to the writer thread.
+    private let writesInBackground: Bool
+    /// The first failure of a write on the writer thread, not yet thrown.
+    private var backgroundFailure: (any Error)?
+
+    /// The writer thread's queue (one for the process, so writes keep their order).
+    private static let writer = DispatchQueue(label: "earshot.phrase-cache.writer")
+    private static let pendingLock = NSLock()
+    /// Queued entries by path, with the write that queued them (a later write of the same path replaces it).
+    nonisolated(unsafe) private static var pending: [String: (serial: Int, data: Data)] = [:]
+    /// Bytes queued and not yet written.
+    nonisolated(unsafe) private static var pendingBytes = 0
+    /// Past this many queued bytes a write waits for the queue to drain, so memory stays bounded.
+    static let pendingLimit = 32 << 20
 
     /// A temporary file older than this was left by a writer that died: the eviction scan removes it.
     static let staleTemporaryAge: TimeInterval = 600
     /// The prefix of temporary files.
     static let temporaryPrefix = ".tmp-"
 
-    init(folder: String, limit: Int) {
+    init(folder: String, limit: Int, writesInBackground: Bool = false) {
         self.folder = folder
         self.limit = limit
+        self.writesInBackground = writesInBackground
+    }
+
+    /// Waits until every write queued by any store in this process is in its folder (or failed).
+    static func finishWrites() {
+        writer.sync {}
+    }
+
+    /// Keeps the writer thread waiting until the returned function is called, so a test can look at a write
+    /// while it is queued.
+    static func holdWriter() -> @Sendable () -> Void {
+        let gate = DispatchSemaphore(value: 0)
+        writer.async { gate.wait() }
+        return { gate.signal() }
     }
 
     /// The bytes of entry `name`, or nil when there is none (or it cannot be read).
+    ///
+    /// Plain system calls: a miss is one failed `open`, and a hit one `open`, `fstat` and `read` (Foundation's
+    /// file reading costs several times that, once per phrase).
     func read(_ name: String) -> Data? {
-        FileManager.default.contents(atPath: folder + "/" + name)
+        let path = folder + "/" + name
+        if let queued = Self.pendingLock.withLock({ Self.pending[path]?.data }) { return queued }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var data = Data(count: Int(status.st_size))
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let got = Glibc.read(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                offset += got
+            }
+            return true
+        }
+        return complete ? data : nil
     }
 
     /// Marks entry `name` as just used.
     func touch(_ name: String) {
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: folder + "/" + name)
+        var times = [Self.useStamp(), Self.useStamp()]
+        times[0].tv_nsec = Self.leaveAccessTime
+        _ = utimensat(AT_FDCWD, folder + "/" + name, &times, 0)
+    }
+
+    /// `UTIME_OMIT` (a C macro Swift does not import): leave that time as it is.
+    private static let leaveAccessTime = (1 << 30) - 2
+    private static let stampLock = NSLock()
+    nonisolated(unsafe) private static var lastStamp = timespec()
+
+    /// The time to record as a use: the clock to the nanosecond, and always later than the previous stamp
+    /// this process gave. (The time the kernel stamps by itself moves in steps of milliseconds, so uses
+    /// close together would tie and the least recently used could not be told.)
+    static func useStamp() -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return stampLock.withLock {
+            if (now.tv_sec, now.tv_nsec) <= (lastStamp.tv_sec, lastStamp.tv_nsec) {
+                now = lastStamp
+                now.tv_nsec += 1
+                if now.tv_nsec >= 1_000_000_000 {
+                    now.tv_sec += 1
+                    now.tv_nsec = 0
+                }
+            }
+            lastStamp = now
+            return now
+        }
     }
 
     /// Stores `data` as entry `name` atomically, creating the folder when needed, then evicts if over the bound.
+    /// In the background, only making the folder happens before this returns.
     ///
-    /// - Throws: `CocoaError`/`POSIXError` from creating the folder or writing (the caller warns once).
+    /// - Throws: `POSIXError` from creating the folder or writing (the caller warns once), or the failure of an
+    ///   earlier write on the writer thread.
     func write(_ data: Data, as name: String) throws {
-        try Self.createFolder(folder)
-        let temporary = folder + "/" + Self.temporaryPrefix + "\(getpid())-" + UUID().uuidString
-        let previous = (try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0
+        guard writesInBackground else { return try writeMakingFolder(data, as: name) }
+        if let failure = lock.withLock({ () -> (any Error)? in
+            defer { backgroundFailure = nil }
+            return backgroundFailure
+        }) {
+            throw failure
+        }
+        if !lock.withLock({ folderMade }) {
+            try Self.createFolder(folder)
+            lock.withLock { folderMade = true }
+        }
+        let path = folder + "/" + name
+        let (serial, queued) = Self.pendingLock.withLock { () -> (Int, Int) in
+            let serial = (Self.pending[path]?.serial ?? 0) + 1
+            Self.pending[path] = (serial, data)
+            Self.pendingBytes += data.count
+            return (serial, Self.pendingBytes)
+        }
+        Self.writer.async {
+            do {
+                try self.writeMakingFolder(data, as: name)
+            } catch {
+                self.lock.withLock { self.backgroundFailure = self.backgroundFailure ?? error }
+            }
+            Self.pendingLock.withLock {
+                Self.pendingBytes -= data.count
+                if Self.pending[path]?.serial == serial { Self.pending[path] = nil }
+            }
+        }
+        if queued > Self.pendingLimit { Self.finishWrites() }
+    }
+
+    private func writeMakingFolder(_ data: Data, as name: String) throws {
+        do {
+            try writeEntry(data, as: name)
+        } catch let error as POSIXError where error.code == .ENOENT {
+            // The folder went away since this process made it (`earshot cache clear`): make it again, once.
+            lock.withLock { folderMade = false }
+            try writeEntry(data, as: name)
+        }
+    }
+
+    private func writeEntry(_ data: Data, as name: String) throws {
+        let (made, serial) = lock.withLock { () -> (Bool, Int) in
+            writes += 1
+            return (folderMade, writes)
+        }
+        if !made {
+            try Self.createFolder(folder)
+            lock.withLock { folderMade = true }
+        }
+        let path = folder + "/" + name
+        let temporary =
+            folder + "/" + Self.temporaryPrefix + "\(getpid())-\(serial)-"
+            + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        var existing = stat()
+        let previous = lstat(path, &existing) == 0 ? Int(existing.st_size) : 0
         do {
             try Self.writeFile(data, to: temporary)
-            guard rename(temporary, folder + "/" + name) == 0 else { throw Self.posixError() }
+            guard rename(temporary, path) == 0 else { throw Self.posixError() }
         } catch {
             unlink(temporary)
             throw error
@@ -80,11 +221,17 @@ final class PhraseStore: @unchecked Sendable {
         }
     }
 
-    /// Writes `data` to a new file at `path` (no `fsync`: a cache entry lost to a crash is only a miss).
+    /// Writes `data` to a new file at `path`, stamped as just used (no `fsync`: a cache entry lost to a crash is
+    /// only a miss).
     private static func writeFile(_ data: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw posixError() }
-        defer { close(descriptor) }
+        defer {
+            var times = [useStamp(), useStamp()]
+            times[0].tv_nsec = Self.leaveAccessTime
+            _ = futimens(descriptor, &times)
+            close(descriptor)
+        }
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -154,7 +301,8 @@ final class PhraseStore: @unchecked Sendable {
     /// Removes every entry and temporary file; returns how many files and bytes were removed. Nothing else in
     /// the folder is touched, and the folder itself is removed only when that leaves it empty.
     func clear() -> (files: Int, bytes: Int) {
-        lock.withLock {
+        Self.finishWrites()
+        return lock.withLock {
             let manager = FileManager.default
             var files = 0
             var bytes = 0
@@ -172,6 +320,7 @@ final class PhraseStore: @unchecked Sendable {
                 try? manager.removeItem(atPath: folder)
             }
             estimate = nil
+            folderMade = false
             return (files, bytes)
         }
     }

@@ -1,0 +1,67 @@
+import EarshotCore
+import Foundation
+import Testing
+
+@testable import EarshotSystem
+
+/// A phrase cache that writes its entries on the writer thread (as `earshot` does): the run goes on at once, a
+/// queued entry answers like a written one, and a failed write is reported once.
+@Suite(.serialized) struct PhraseCacheBackgroundTests {
+    static let phrases = ["Results updated", "Order 1042 is ready.", "Pay now, button"]
+
+    static func cache(in folder: String) throws -> (PhraseCache, Warnings) {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let warnings = Warnings()
+        let cache = PhraseCache(
+            base: synthesizer, identity: PhraseCacheTests.identity(synthesizer), folder: folder,
+            writesInBackground: true, warn: { warnings.add($0) })
+        return (cache, warnings)
+    }
+
+    static func entries(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(PhraseStore.isEntryName)
+    }
+
+    @Test func queuedEntriesAnswerAtOnceAndReachTheFolderWhenWritesFinish() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (cache, warnings) = try Self.cache(in: folder)
+        let release = PhraseStore.holdWriter()
+        let first = try Self.phrases.map { try cache.synthesize($0, voice: .standard) }
+        let queuedOnly = Self.entries(in: folder).isEmpty
+        let again = try Self.phrases.map { try cache.synthesize($0, voice: .standard) }
+        release()
+        PhraseCache.finishWrites()
+        #expect(queuedOnly, "entries were written while the writer was held")
+        #expect(cache.statistics.syntheses == 3 && cache.statistics.hits == 3 && cache.statistics.stores == 3)
+        #expect(Self.entries(in: folder).count == 3)
+        let (reader, _) = try PhraseCacheTests.cache(in: folder)
+        let read = try Self.phrases.map { try reader.synthesize($0, voice: .standard) }
+        #expect(reader.statistics.syntheses == 0 && reader.statistics.hits == 3)
+        let same =
+            zip(first, again).allSatisfy { $0.samples == $1.samples && $0.words == $1.words }
+            && zip(first, read).allSatisfy { $0.samples == $1.samples && $0.words == $1.words }
+        #expect(same)
+        #expect(warnings.messages.isEmpty)
+    }
+
+    @Test func aWriteThatFailsOnTheWriterThreadWarnsOnceAtTheNextWrite() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (cache, warnings) = try Self.cache(in: folder)
+        _ = try cache.synthesize(Self.phrases[0], voice: .standard)
+        PhraseCache.finishWrites()
+        // The folder becomes a file: every later write fails with "Not a directory".
+        try FileManager.default.removeItem(atPath: folder)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
+        _ = try cache.synthesize(Self.phrases[1], voice: .standard)
+        PhraseCache.finishWrites()
+        #expect(warnings.messages.isEmpty, "the failure is only known once the writer has tried")
+        let third = try cache.synthesize(Self.phrases[2], voice: .standard)
+        _ = try cache.synthesize("One more phrase.", voice: .standard)
+        PhraseCache.finishWrites()
+        #expect(warnings.messages.count == 1, "\(warnings.messages)")
+        #expect(warnings.messages.first?.contains("Not a directory") == true, "\(warnings.messages)")
+        #expect(cache.statistics.syntheses == 4 && third.frameCount > 0)
+    }
+}
