@@ -35,8 +35,8 @@ final class PhraseStore: @unchecked Sendable {
     /// The first failure of a write on the writer thread, not yet thrown.
     private var backgroundFailure: (any Error)?
 
-    /// The writer thread's queue (one for the process, so writes keep their order).
-    private static let writer = DispatchQueue(label: "earshot.phrase-cache.writer")
+    /// The writer thread (one for the process, so writes keep their order).
+    private static let writer = BackgroundWriter()
     private static let pendingLock = NSLock()
     /// Queued entries by path, with the write that queued them (a later write of the same path replaces it).
     nonisolated(unsafe) private static var pending: [String: (serial: Int, data: Data)] = [:]
@@ -58,14 +58,14 @@ final class PhraseStore: @unchecked Sendable {
 
     /// Waits until every write queued by any store in this process is in its folder (or failed).
     static func finishWrites() {
-        writer.sync {}
+        writer.wait()
     }
 
     /// Keeps the writer thread waiting until the returned function is called, so a test can look at a write
     /// while it is queued.
     static func holdWriter() -> @Sendable () -> Void {
         let gate = DispatchSemaphore(value: 0)
-        writer.async { gate.wait() }
+        writer.submit { gate.wait() }
         return { gate.signal() }
     }
 
@@ -151,7 +151,7 @@ final class PhraseStore: @unchecked Sendable {
             Self.pendingBytes += data.count
             return (serial, Self.pendingBytes)
         }
-        Self.writer.async {
+        Self.writer.submit {
             do {
                 try self.writeMakingFolder(data, as: name)
             } catch {
@@ -322,6 +322,53 @@ final class PhraseStore: @unchecked Sendable {
             estimate = nil
             folderMade = false
             return (files, bytes)
+        }
+    }
+}
+
+/// A thread that runs submitted jobs in order, at a lower priority than the rest of the process: writing the cache
+/// must not slow the run it serves. Started at the first job.
+private final class BackgroundWriter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    private var running = false
+    private var started = false
+
+    /// Queues `job`.
+    func submit(_ job: @escaping () -> Void) {
+        condition.withLock {
+            jobs.append(job)
+            if !started {
+                started = true
+                let thread = Thread { [self] in run() }
+                thread.name = "earshot.cache-writer"
+                thread.start()
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until every job submitted so far has run.
+    func wait() {
+        condition.withLock {
+            while running || !jobs.isEmpty { condition.wait() }
+        }
+    }
+
+    private func run() {
+        // On Linux the nice value is the calling thread's own.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        while true {
+            let job = condition.withLock { () -> () -> Void in
+                while jobs.isEmpty { condition.wait() }
+                running = true
+                return jobs.removeFirst()
+            }
+            job()
+            condition.withLock {
+                running = false
+                condition.broadcast()
+            }
         }
     }
 }
