@@ -326,8 +326,8 @@ final class PhraseStore: @unchecked Sendable {
     }
 }
 
-/// A thread that runs submitted jobs in order, at a lower priority than the rest of the process: writing the cache
-/// must not slow the run it serves. Started at the first job.
+/// A thread that runs submitted jobs in order, started at the first job. It keeps the normal priority: a lower one
+/// starved it while parallel jobs kept both cores busy, and the run then waited for it at the end (measured).
 private final class BackgroundWriter: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
@@ -356,8 +356,6 @@ private final class BackgroundWriter: @unchecked Sendable {
     }
 
     private func run() {
-        // On Linux the nice value is the calling thread's own.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         while true {
             let job = condition.withLock { () -> () -> Void in
                 while jobs.isEmpty { condition.wait() }
