@@ -75,9 +75,10 @@ public enum CacheOptions {
     }
 
     /// The phrase cache in front of `espeak`; nil with `--no-cache` or without a cache folder. A cache folder
-    /// that cannot be written prints one warning on standard error and the run goes on uncached.
+    /// that cannot be written prints one warning on standard error and the run goes on uncached. Without
+    /// `storesAudio` (commands that mix no audio) it writes only timings.
     public static func phraseCache(
-        _ espeak: DeferredSynthesizer, arguments: ParsedArguments, context: CommandContext
+        _ espeak: DeferredSynthesizer, arguments: ParsedArguments, context: CommandContext, storesAudio: Bool = true
     ) throws -> PhraseCache? {
         guard !arguments.flag(noCache.long), let folder = phraseFolder(environment: context.environment) else {
             return nil
@@ -85,6 +86,7 @@ public enum CacheOptions {
         // Entries are written while the run goes on; `Earshot.main` waits for them before the process exits.
         return PhraseCache(
             base: espeak, identity: espeak.identity, folder: folder, limit: try limit(environment: context.environment),
-            writesInBackground: true, warn: { [context] in context.printError("earshot: " + $0) })
+            writesInBackground: true, storesAudio: storesAudio,
+            warn: { [context] in context.printError("earshot: " + $0) })
     }
 }

@@ -24,14 +24,15 @@ public enum Earshot {
     public static func main() -> Never {
         let context = CommandContext.standard(environment: ProcessInfo.processInfo.environment)
         let status = run(Array(CommandLine.arguments.dropFirst()), context: context)
-        PhraseCache.finishWrites()
         exit(StandardOutput.finish(status: status, program: context.program))
     }
 
-    /// Runs one command line (without the program name) and returns the exit status.
+    /// Runs one command line (without the program name) and returns the exit status, once every phrase-cache
+    /// entry it wrote is in the folder.
     public static func run(
         _ words: [String], context: CommandContext, commands: [any Command] = CommandRegistry.commands
     ) -> Int32 {
+        defer { PhraseCache.finishWrites() }
         let program = context.program
         guard let first = words.first else {
             context.writeError(overview(program: program, commands: commands))

@@ -153,7 +153,8 @@ public enum ScenarioInputs {
     }
 
     /// The voices and synthesizer for this process. Commands that never mix audio (`check`) pass
-    /// `keepingAudio: false`: the engine then keeps only timings, and memory stays small on long runs. Phrases
+    /// `keepingAudio: false`: the engine then keeps only timings, memory stays small on long runs, and the phrase
+    /// cache stores only timings. Phrases
     /// come through the phrase cache unless `--no-cache` is given or `phraseCache` is false. Audio kept beyond
     /// `audioCacheLimit` (or `$EARSHOT_AUDIO_MEMORY`) is spilled to a temporary file (a render mixes what the engine synthesized, never
     /// synthesizing a phrase twice) unless `spillingAudio` is false (`listen`, which plays each phrase once).
@@ -167,7 +168,11 @@ public enum ScenarioInputs {
         let engine = DeferredSynthesizer(voicesDirectory: library?.directory)
         let pronunciations = library?.pronunciations ?? .empty
         // The phrase cache sits under the library: `--no-cache` (or no cache folder) gives espeak-ng itself.
-        let cache = phraseCache ? try CacheOptions.phraseCache(engine, arguments: arguments, context: context) : nil
+        // A run that mixes no audio stores only timings in the cache (it reads both).
+        let cache =
+            phraseCache
+            ? try CacheOptions.phraseCache(engine, arguments: arguments, context: context, storesAudio: keepingAudio)
+            : nil
         let synthesizer: any Synthesizer = cache ?? engine
         let speech =
             keepingAudio
@@ -177,8 +182,9 @@ public enum ScenarioInputs {
                 audioCacheLimit: try CacheOptions.audioMemory(
                     environment: context.environment, standard: audioCacheLimit),
                 pronunciations: pronunciations,
-                spillDirectory: spillingAudio ? NSTemporaryDirectory() : nil)
-            : SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations)
+                spillDirectory: spillingAudio ? NSTemporaryDirectory() : nil, timingStore: cache)
+            : SpeechLibrary(
+                synthesizer: synthesizer, audioCacheLimit: 0, pronunciations: pronunciations, timingStore: cache)
         if cache == nil { _ = try engine.synthesizer() }  // uncached runs report a broken espeak-ng at once
         return Speech(library: library, engine: engine, phraseCache: cache, speech: speech)
     }

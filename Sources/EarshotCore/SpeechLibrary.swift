@@ -42,6 +42,10 @@ public final class SpeechLibrary: @unchecked Sendable {
     private var limits: [Key: Int] = [:]
     private let store: SpeechAudioStore<Key>
     private var counters = Statistics()
+    /// Timings kept from earlier runs, asked once per phrase before it is first synthesized.
+    public let timingStore: (any TimingStore)?
+    /// Phrases the timing store was asked about.
+    private var consulted: Set<Key> = []
 
     /// How much work the library did.
     public struct Statistics: Hashable, Sendable {
@@ -53,6 +57,8 @@ public final class SpeechLibrary: @unchecked Sendable {
         public var cacheHits = 0
         /// Frames of audio written to the spill file.
         public var spilledFrames = 0
+        /// Phrases whose timing came from the timing store.
+        public var storedTimings = 0
     }
 
     /// The project's pronunciations, applied after normalization.
@@ -65,10 +71,12 @@ public final class SpeechLibrary: @unchecked Sendable {
     ///   - spillDirectory: a folder for audio beyond the bound (a nameless file, gone when the process ends);
     ///     nil forgets that audio, and a renderer synthesizes it again when it needs it.
     ///   - synthesis: how much of a phrase is synthesized (``Synthesis/asHeard`` unless for a reference run).
+    ///   - timingStore: timings kept from earlier runs (the phrase cache), asked before synthesizing.
     public init(
         synthesizer: any Synthesizer, audioCacheLimit: Int = 64 << 20, pronunciations: PronunciationDictionary = .empty,
-        spillDirectory: String? = nil, synthesis: Synthesis = .asHeard
+        spillDirectory: String? = nil, synthesis: Synthesis = .asHeard, timingStore: (any TimingStore)? = nil
     ) {
+        self.timingStore = timingStore
         self.synthesizer = synthesizer
         self.audioCacheLimit = audioCacheLimit
         self.pronunciations = pronunciations
@@ -132,6 +140,10 @@ public final class SpeechLibrary: @unchecked Sendable {
                 return (known, limits[key] ?? 0)
             }
             if let known, answers(known) { return known }
+            if let stored = storedTiming(key) {
+                if answers(stored) { return stored }
+                continue
+            }
             first = false
             let limit: Int?
             switch synthesis {
@@ -143,6 +155,23 @@ public final class SpeechLibrary: @unchecked Sendable {
                 limit = chosen == Int.max ? nil : chosen
             }
             _ = try synthesizeAndStore(key, frameLimit: limit)
+        }
+    }
+
+    /// The timing store's timing of `key` when it is asked for the first time and holds more than the library
+    /// knows; the library keeps it.
+    private func storedTiming(_ key: Key) -> SpeechTiming? {
+        guard let timingStore, lock.withLock({ consulted.insert(key).inserted }) else { return nil }
+        let text = speechText(for: key.text, voice: key.voice)
+        guard let stored = timingStore.timing(of: text, voice: key.voice, sampleRate: sampleRate),
+            stored.text == key.text
+        else { return nil }
+        return lock.withLock { () -> SpeechTiming? in
+            if let known = timings[key], known.isComplete || known.frameCount >= stored.frameCount { return nil }
+            timings[key] = stored
+            if stored.isComplete { limits[key] = nil }
+            counters.storedTimings += 1
+            return stored
         }
     }
 
@@ -168,6 +197,8 @@ public final class SpeechLibrary: @unchecked Sendable {
         var speech = try synthesizer.synthesize(text.spoken, voice: key.voice, frameLimit: frameLimit)
         // Aligning words reads every sample: done before taking the lock. Words are the posted text's.
         let aligned = SpeechTiming(text: key.text, speech: speech, speechText: text)
+        var learned: SpeechTiming?
+        defer { if let learned { timingStore?.store(learned, of: text, voice: key.voice) } }
         return try lock.withLock {
             counters.synthesisCalls += 1
             counters.synthesizedFrames += speech.frameCount
@@ -187,6 +218,7 @@ public final class SpeechLibrary: @unchecked Sendable {
             } else if aligned.isComplete || aligned.frameCount > (timings[key]?.frameCount ?? -1) {
                 timings[key] = aligned
                 if aligned.isComplete { limits[key] = nil }
+                learned = aligned
             }
             try store.store(
                 SpeechAudioStore.Entry(samples: speech.samples, isComplete: !speech.stoppedEarly), for: key)

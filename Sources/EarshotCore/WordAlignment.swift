@@ -7,6 +7,9 @@
 /// aligns both: each written word (a run of non-space characters, without the punctuation around it) gets
 /// one boundary, at the frame where its sound starts.
 public enum WordAlignment {
+    /// Bumped whenever the rules below change where a word is placed: stored timings of another version are
+    /// never used.
+    public static let version = 1
     /// The short window whose loudness decides where sound starts: 5 ms at 22050 Hz.
     static let window = 110
     /// Windows are tried this many frames apart (1 ms).

@@ -64,6 +64,8 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     public var folder: String { store.folder }
 
     private let store: PhraseStore
+    /// Whether synthesized audio is written (timings always are).
+    public let storesAudio: Bool
     private let warn: @Sendable (String) -> Void
     private let lock = NSLock()
     private var counters = Statistics()
@@ -75,11 +77,16 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     /// With `writesInBackground`, new entries are written by a writer thread while the run goes on (a run that
     /// synthesizes a lot does not wait for the disk); call ``finishWrites()`` before the process ends, or the
     /// entries still queued are lost (which only makes them misses next time).
+    ///
+    /// Without `storesAudio` (a headless check), answers are still read from the folder, but only timings are
+    /// written to it: the audio a check synthesized is of no use to it later, and writing it costs more than
+    /// the rest of the check.
     public init(
         base: any Synthesizer, identity: Identity, folder: String, limit: Int = PhraseCache.defaultLimit,
-        writesInBackground: Bool = false, warn: @escaping @Sendable (String) -> Void
+        writesInBackground: Bool = false, storesAudio: Bool = true, warn: @escaping @Sendable (String) -> Void
     ) {
         self.base = base
+        self.storesAudio = storesAudio
         self.identity = identity
         self.store = PhraseStore(folder: folder, limit: limit, writesInBackground: writesInBackground)
         self.warn = warn
@@ -115,9 +122,15 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
             if damaged { counters.damaged += 1 }
             return writable
         }
-        guard shouldStore, !(entry?.covers(speech) ?? false) else { return speech }
+        guard shouldStore, storesAudio, !(entry?.covers(speech) ?? false) else { return speech }
+        write(PhraseEntry(key: canonical, speech: speech).encoded(), as: name)
+        return speech
+    }
+
+    /// Writes an entry; the first failure warns and stops all writing.
+    private func write(_ data: Data, as name: String) {
         do {
-            try store.write(PhraseEntry(key: canonical, speech: speech).encoded(), as: name)
+            try store.write(data, as: name)
             lock.withLock { counters.stores += 1 }
         } catch {
             let first = lock.withLock { () -> Bool in
@@ -130,7 +143,6 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
                         + "continuing without it")
             }
         }
-        return speech
     }
 
     /// True when a run with this identity already found `voice` acceptable (``recordValid(_:)``), so it need not
@@ -157,6 +169,29 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     private static func reason(_ error: any Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         return "\(error)"
+    }
+}
+
+extension PhraseCache: TimingStore {
+    /// The timing stored for `speechText` spoken by `voice`, or nil (a damaged entry is a miss).
+    public func timing(of speechText: SpeechText, voice: VoiceProfile, sampleRate: Int) -> SpeechTiming? {
+        let key = PhraseKey.timing(of: speechText, voice: voice, identity: identity)
+        guard let data = store.read(key.fileName) else { return nil }
+        guard let entry = TimingEntry(decoding: data, key: key.canonical), entry.sampleRate == sampleRate else {
+            lock.withLock { counters.damaged += 1 }
+            return nil
+        }
+        store.touch(key.fileName)
+        lock.withLock { counters.hits += 1 }
+        return entry.timing(of: speechText)
+    }
+
+    /// Keeps `timing` of `speechText` spoken by `voice` (the speech library gives only timings longer than what
+    /// it had).
+    public func store(_ timing: SpeechTiming, of speechText: SpeechText, voice: VoiceProfile) {
+        guard lock.withLock({ writable }) else { return }
+        let key = PhraseKey.timing(of: speechText, voice: voice, identity: identity)
+        write(TimingEntry(key: key.canonical, timing: timing).encoded(), as: key.fileName)
     }
 }
 

@@ -68,15 +68,16 @@ struct PhraseEntry: Equatable {
     init?(decoding data: Data, key: String) {
         guard
             let decoded = data.withUnsafeBytes({ buffer -> PhraseEntry? in
-                var reader = Reader(buffer: buffer)
+                var reader = EntryReader(buffer: buffer)
                 return reader.entry(key: key)
             })
         else { return nil }
         self = decoded
     }
 
-    /// True when `data` is a whole, valid entry under the key it carries.
+    /// True when `data` is a whole, valid entry under the key it carries (a phrase or a timing).
     static func isWellFormed(_ data: Data) -> Bool {
+        if data.starts(with: TimingEntry.magic) { return TimingEntry.isWellFormed(data) }
         let header = magic.count + 8
         guard data.count >= header else { return false }
         let length = data.withUnsafeBytes { bytes -> Int in
@@ -94,7 +95,7 @@ struct PhraseEntry: Equatable {
         self.speech = speech
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+    static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
 
@@ -105,8 +106,8 @@ struct PhraseEntry: Equatable {
     }
 }
 
-/// Reads an entry's fields in order, failing on any byte out of place.
-private struct Reader {
+/// Reads an entry's fields in order, failing on any byte out of place (phrase and timing entries).
+struct EntryReader {
     let buffer: UnsafeRawBufferPointer
     var offset = 0
 

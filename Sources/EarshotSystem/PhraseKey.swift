@@ -17,6 +17,8 @@ public struct PhraseKey: Hashable, Sendable {
     public var identity: PhraseCache.Identity
     /// What the entry records.
     public var purpose: Purpose
+    /// More of what the entry depends on, one `name value` line each (a timing's posted text and alignment).
+    public var details: [String]
 
     /// What an entry records.
     public enum Purpose: String, Sendable {
@@ -24,19 +26,42 @@ public struct PhraseKey: Hashable, Sendable {
         case phrase
         /// That the synthesizer accepted the voice (its names and values); the text is empty.
         case voiceCheck = "voice-check"
+        /// The timing the speech library aligned from the synthesizer's answer for the text (no audio).
+        case timing
     }
 
     /// Creates a key.
-    public init(text: String, voice: VoiceProfile, identity: PhraseCache.Identity, purpose: Purpose = .phrase) {
+    public init(
+        text: String, voice: VoiceProfile, identity: PhraseCache.Identity, purpose: Purpose = .phrase,
+        details: [String] = []
+    ) {
         self.text = text
         self.voice = voice
         self.identity = identity
         self.purpose = purpose
+        self.details = details
+    }
+
+    /// The key of the timing of `speechText` spoken by `voice`: the text given to the synthesizer, and besides the
+    /// phrase's components the posted text, how its pieces map to the spoken ones, and the alignment's version.
+    public static func timing(of speechText: SpeechText, voice: VoiceProfile, identity: PhraseCache.Identity)
+        -> PhraseKey
+    {
+        let pieces = speechText.pieces.map {
+            "\($0.posted.lowerBound)-\($0.posted.upperBound):\($0.spoken.lowerBound)-\($0.spoken.upperBound)"
+                + ($0.isVerbatim ? "=" : "~")
+        }
+        return PhraseKey(
+            text: speechText.spoken, voice: voice, identity: identity, purpose: .timing,
+            details: [
+                "alignment \(WordAlignment.version)", "pieces \(pieces.joined(separator: " "))",
+                "posted \(speechText.posted)",
+            ])
     }
 
     /// The key as the bytes stored in an entry: one `name value` line per component, the text last.
     public var canonical: String {
-        [
+        ([
             "format \(PhraseCache.formatVersion)",
             "purpose \(purpose.rawValue)",
             "engine \(identity.engineVersion)",
@@ -49,8 +74,7 @@ public struct PhraseKey: Hashable, Sendable {
             "pitch \(voice.pitch)",
             "volume \(voice.volume)",
             "word-gap \(voice.wordGap)",
-            "text \(text)",
-        ].joined(separator: "\n")
+        ] + details + ["text \(text)"]).joined(separator: "\n")
     }
 
     /// The entry's file name: 32 hexadecimal digits (two 64-bit FNV-1a hashes of the canonical key with

@@ -43,7 +43,7 @@ final class PhraseStore: @unchecked Sendable {
     /// Bytes queued and not yet written.
     nonisolated(unsafe) private static var pendingBytes = 0
     /// Past this many queued bytes a write waits for the queue to drain, so memory stays bounded.
-    static let pendingLimit = 32 << 20
+    static let pendingLimit = 8 << 20
 
     /// A temporary file older than this was left by a writer that died: the eviction scan removes it.
     static let staleTemporaryAge: TimeInterval = 600

@@ -23,9 +23,9 @@ import Testing
         return files.filter { $0.hasSuffix(".earshot") }.sorted().map { folder + "/" + $0 }
     }()
 
-    /// Every shipped script's JSON Lines timeline, run through `synthesizer`.
-    static func timelines(_ synthesizer: any Synthesizer) throws -> [String] {
-        let speech = SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0)
+    /// Every shipped script's JSON Lines timeline, run through `synthesizer` (and `timings`, when given).
+    static func timelines(_ synthesizer: any Synthesizer, timings: (any TimingStore)? = nil) throws -> [String] {
+        let speech = SpeechLibrary(synthesizer: synthesizer, audioCacheLimit: 0, timingStore: timings)
         return try scripts.map { path in
             let document = try ScenarioParser.parse(
                 source: try String(contentsOfFile: path, encoding: .utf8), path: path)
@@ -54,6 +54,63 @@ import Testing
         for (index, script) in Self.scripts.enumerated() {
             #expect(first[index] == uncached[index], "\(script): cold cached run differs from an uncached one")
             #expect(second[index] == uncached[index], "\(script): warm run differs from an uncached one")
+        }
+    }
+
+    /// `check`'s way: only timings are written, and a warm run takes them as they are, synthesizing nothing.
+    @Test func storedTimingsAloneGiveEveryShippedScriptsTimelineAndTheWarmRunSynthesizesNothing() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let espeak = try EspeakSynthesizer.shared(voicesDirectory: voicesFolder)
+        let identity = PhraseCache.Identity(
+            engineVersion: espeak.engineVersion, normalizerVersion: TextNormalizer.version,
+            variantsFingerprint: espeak.variantsFingerprint, sampleRate: espeak.sampleRate)
+        let phrases = folder.path + "/phrases"
+        let uncached = try Self.timelines(espeak)
+        let cold = PhraseCache(base: espeak, identity: identity, folder: phrases, storesAudio: false, warn: { _ in })
+        let first = try Self.timelines(cold, timings: cold)
+        let warm = PhraseCache(base: espeak, identity: identity, folder: phrases, storesAudio: false, warn: { _ in })
+        let second = try Self.timelines(warm, timings: warm)
+        let names = try FileManager.default.contentsOfDirectory(atPath: phrases)
+        let kinds = try names.map { name -> String in
+            let data = try Data(contentsOf: URL(fileURLWithPath: phrases + "/" + name))
+            return String(decoding: data.prefix(4), as: UTF8.self)
+        }
+        #expect(!names.isEmpty && kinds.allSatisfy { $0 == "ETIM" }, "entries other than timings: \(Set(kinds))")
+        #expect(cold.statistics.syntheses > 0 && cold.statistics.stores > 0)
+        #expect(warm.statistics.syntheses == 0, "the warm run synthesized \(warm.statistics.syntheses) phrases")
+        #expect(warm.statistics.hits > 0 && warm.statistics.stores == 0)
+        for (index, script) in Self.scripts.enumerated() {
+            #expect(first[index] == uncached[index], "\(script): cold run with stored timings differs")
+            #expect(second[index] == uncached[index], "\(script): warm run from stored timings differs")
+        }
+    }
+
+    /// A render after a check (whose cache holds timings only) synthesizes its audio and says what it says
+    /// uncached.
+    @Test(arguments: ["announcement-spam/before-search.earshot", "audio-only-task/before-captions.earshot"])
+    func aRenderAfterACheckIsTheUncachedRender(script: String) throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let cache = folder.path + "/cache"
+        let path = packageRoot + "/Scripts/" + script
+        let (checked, checkContext) = Self.context(cache: cache)
+        let checkStatus = Earshot.run(["check", path], context: checkContext)
+        #expect(checkStatus == 0 || checkStatus == 1, "\(checked.error)")
+        var outputs: [String: [String: Data]] = [:]
+        for name in ["uncached", "after-check"] {
+            let (captured, context) = Self.context(cache: cache)
+            let words =
+                ["render", path, "-o", folder.path + "/\(name).wav"] + (name == "uncached" ? ["--no-cache"] : [])
+            #expect(Earshot.run(words, context: context) == 0, "\(captured.error)")
+            var files: [String: Data] = [:]
+            for ext in ["wav", "vtt", "jsonl"] {
+                files[ext] = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/\(name).\(ext)"))
+            }
+            outputs[name] = files
+        }
+        for ext in ["wav", "vtt", "jsonl"] {
+            #expect(outputs["after-check"]?[ext] == outputs["uncached"]?[ext], "\(script): .\(ext) differs")
         }
     }
 
