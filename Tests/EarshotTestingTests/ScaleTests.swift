@@ -68,8 +68,8 @@ import Testing
         }
         #expect(heard.allSatisfy { $0.text == cold.session.element("watch", at: $0.start ?? .zero)?.value })
         #expect(warm.session.utterances == cold.session.utterances)
-        // Wall-clock time is printed above, not asserted: a test must hold on a busy machine. `earshot bench
-        // --scaling` is where speed is measured, as ratios against raw espeak-ng in the same run.
-        #expect(rssAfter - rssBefore < 50)
+        // Wall-clock time and memory are printed above, not asserted: a test must hold on a busy machine, and this
+        // process's size moves with the other tests running in it. `earshot bench --scaling` measures speed as
+        // ratios against raw espeak-ng; `MemoryBoundTests` bounds an hour's memory in a process of its own.
     }
 }
