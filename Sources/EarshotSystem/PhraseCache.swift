@@ -10,6 +10,9 @@ import Foundation
 /// exactly what the synthesizer returns for that request (espeak-ng's are the same for the same key in every
 /// process), so a cached run's output is byte for byte a cold run's.
 ///
+/// It is also the speech library's ``TimingStore``: the timing aligned from an answer (length, where each word
+/// becomes audible) is stored on its own, a few hundred bytes, so a headless check needs no audio at all.
+///
 /// Entries are validated when read (format, key, length, checksum): a damaged or truncated one is a miss and is
 /// replaced. No lock is held while synthesizing; writes are atomic (see ``PhraseStore``), so processes sharing
 /// the folder are safe. When the folder cannot be written, `warn` is called once and the run goes on
