@@ -11,7 +11,7 @@
 //
 // The caller must keep everything it needs across a restore out of that memory: its own buffers come
 // from separate mappings or from its own globals, and it keeps no heap block allocated after the copy.
-// The copy is about 0.5 MB; writing it back costs a few tens of microseconds, against a millisecond or two
+// The copy is 0.5-0.7 MB; writing it back costs a few tens of microseconds, against a millisecond or two
 // for forking a process per phrase and faulting its pages in again.
 #define _GNU_SOURCE
 #include "memory_snapshot.h"

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-/// Copies the writable memory of espeak-ng and the libraries it runs on, and of this thread's malloc
+/// Copies the writable memory of espeak-ng and the libraries it runs on, the main heap and every malloc
 /// arena. Call once, in a single-threaded process, in the state every phrase must start from. Returns 0,
 /// or -1 when the memory map could not be read or the copy not made (nothing is then kept).
 __attribute__((visibility("hidden"))) int earshot_memory_snapshot_take(void);
