@@ -48,12 +48,7 @@ struct PhraseEntry: Equatable {
         Self.append(UInt32(speech.sampleRate), to: &data)
         Self.append(UInt32(speech.stoppedEarly ? 1 : 0), to: &data)
         Self.append(UInt64(speech.frameCount), to: &data)
-        Self.append(UInt32(speech.words.count), to: &data)
-        for word in speech.words {
-            Self.append(UInt64(bitPattern: Int64(word.frame)), to: &data)
-            Self.append(UInt64(bitPattern: Int64(word.textRange.lowerBound)), to: &data)
-            Self.append(UInt64(bitPattern: Int64(word.textRange.upperBound)), to: &data)
-        }
+        Self.append(speech.words, to: &data)
         #if _endian(little)
             speech.samples.withUnsafeBytes { data.append(contentsOf: $0) }
         #else
@@ -95,6 +90,16 @@ struct PhraseEntry: Equatable {
         self.speech = speech
     }
 
+    /// Appends the word count (UInt32), then each word as (frame, lower, upper) Int64s.
+    static func append(_ words: [WordBoundary], to data: inout Data) {
+        append(UInt32(words.count), to: &data)
+        for word in words {
+            append(UInt64(bitPattern: Int64(word.frame)), to: &data)
+            append(UInt64(bitPattern: Int64(word.textRange.lowerBound)), to: &data)
+            append(UInt64(bitPattern: Int64(word.textRange.upperBound)), to: &data)
+        }
+    }
+
     static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
@@ -129,6 +134,21 @@ struct EntryReader {
         return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
     }
 
+    /// `count` words, each as (frame, lower, upper) Int64s; nil when one is cut short or its range is reversed.
+    mutating func words(count: Int) -> [WordBoundary]? {
+        var words: [WordBoundary] = []
+        words.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let frame = integer(UInt64.self), let lower = integer(UInt64.self),
+                let upper = integer(UInt64.self)
+            else { return nil }
+            let (start, end) = (Int(Int64(bitPattern: lower)), Int(Int64(bitPattern: upper)))
+            guard start <= end else { return nil }
+            words.append(WordBoundary(frame: Int(Int64(bitPattern: frame)), textRange: start..<end))
+        }
+        return words
+    }
+
     mutating func entry(key: String) -> PhraseEntry? {
         let wordSize = 24
         guard buffer.count >= 8, let magic = bytes(4), Array(magic) == PhraseEntry.magic,
@@ -141,16 +161,7 @@ struct EntryReader {
             buffer.count == offset + Int(wordCount) * wordSize + Int(frames) * 2 + 8
         else { return nil }
         let checksum = FNV1a.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<buffer.count - 8]))
-        var words: [WordBoundary] = []
-        words.reserveCapacity(Int(wordCount))
-        for _ in 0..<Int(wordCount) {
-            guard let frame = integer(UInt64.self), let lower = integer(UInt64.self),
-                let upper = integer(UInt64.self)
-            else { return nil }
-            let (start, end) = (Int(Int64(bitPattern: lower)), Int(Int64(bitPattern: upper)))
-            guard start <= end else { return nil }
-            words.append(WordBoundary(frame: Int(Int64(bitPattern: frame)), textRange: start..<end))
-        }
+        guard let words = words(count: Int(wordCount)) else { return nil }
         guard let sampleBytes = bytes(Int(frames) * 2) else { return nil }
         var samples = [Int16](repeating: 0, count: Int(frames))
         samples.withUnsafeMutableBytes { $0.copyMemory(from: sampleBytes) }

@@ -47,12 +47,7 @@ struct TimingEntry: Equatable {
         PhraseEntry.append(UInt32(isComplete ? 1 : 0), to: &data)
         PhraseEntry.append(UInt64(frameCount), to: &data)
         PhraseEntry.append(UInt64(decidedFrames), to: &data)
-        PhraseEntry.append(UInt32(words.count), to: &data)
-        for word in words {
-            PhraseEntry.append(UInt64(bitPattern: Int64(word.frame)), to: &data)
-            PhraseEntry.append(UInt64(bitPattern: Int64(word.textRange.lowerBound)), to: &data)
-            PhraseEntry.append(UInt64(bitPattern: Int64(word.textRange.upperBound)), to: &data)
-        }
+        PhraseEntry.append(words, to: &data)
         let checksum = data.withUnsafeBytes { FNV1a.checksum($0) }
         PhraseEntry.append(checksum, to: &data)
         return data
@@ -100,17 +95,9 @@ struct TimingEntry: Equatable {
             buffer.count == reader.offset + Int(wordCount) * wordSize + 8
         else { return nil }
         let checksum = FNV1a.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<buffer.count - 8]))
-        var words: [WordBoundary] = []
-        words.reserveCapacity(Int(wordCount))
-        for _ in 0..<Int(wordCount) {
-            guard let frame = reader.integer(UInt64.self), let lower = reader.integer(UInt64.self),
-                let upper = reader.integer(UInt64.self)
-            else { return nil }
-            let (start, end) = (Int(Int64(bitPattern: lower)), Int(Int64(bitPattern: upper)))
-            guard start <= end else { return nil }
-            words.append(WordBoundary(frame: Int(Int64(bitPattern: frame)), textRange: start..<end))
+        guard let words = reader.words(count: Int(wordCount)), reader.integer(UInt64.self) == checksum else {
+            return nil
         }
-        guard reader.integer(UInt64.self) == checksum else { return nil }
         return TimingEntry(
             key: key, sampleRate: Int(rate), isComplete: complete == 1, frameCount: Int(frames),
             decidedFrames: Int(decided), words: words)
