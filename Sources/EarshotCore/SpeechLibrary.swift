@@ -46,6 +46,8 @@ public final class SpeechLibrary: @unchecked Sendable {
     public let timingStore: (any TimingStore)?
     /// Phrases the timing store was asked about.
     private var consulted: Set<Key> = []
+    /// What the synthesizer is given for each phrase, worked out once per phrase.
+    private var spokenTexts: [Key: SpeechText] = [:]
 
     /// How much work the library did.
     public struct Statistics: Hashable, Sendable {
@@ -92,6 +94,15 @@ public final class SpeechLibrary: @unchecked Sendable {
         return normalized.then(pronunciations.apply(to: normalized.spoken))
     }
 
+    /// ``speechText(for:voice:)`` of `key`, remembered: a phrase's normalization is asked for by its known timing,
+    /// the timing store and each synthesis.
+    private func speechText(_ key: Key) -> SpeechText {
+        if let known = lock.withLock({ spokenTexts[key] }) { return known }
+        let text = speechText(for: key.text, voice: key.voice)
+        lock.withLock { spokenTexts[key] = text }
+        return text
+    }
+
     /// Frames per second of all audio.
     public var sampleRate: Int { synthesizer.sampleRate }
 
@@ -113,7 +124,8 @@ public final class SpeechLibrary: @unchecked Sendable {
     public func knownTiming(for text: String, voice: VoiceProfile) -> SpeechTiming {
         lock.withLock { timings[Key(text: text, voice: voice)] }
             ?? SpeechTiming(
-                nothingSynthesizedOf: text, speechText: speechText(for: text, voice: voice), sampleRate: sampleRate)
+                nothingSynthesizedOf: text, speechText: speechText(Key(text: text, voice: voice)),
+                sampleRate: sampleRate)
     }
 
     /// A timing of `text` spoken by `voice` that is complete or holds more than `frames` frames: the utterance
@@ -162,7 +174,7 @@ public final class SpeechLibrary: @unchecked Sendable {
     /// knows; the library keeps it.
     private func storedTiming(_ key: Key) -> SpeechTiming? {
         guard let timingStore, lock.withLock({ consulted.insert(key).inserted }) else { return nil }
-        let text = speechText(for: key.text, voice: key.voice)
+        let text = speechText(key)
         guard let stored = timingStore.timing(of: text, voice: key.voice, sampleRate: sampleRate),
             stored.text == key.text
         else { return nil }
@@ -193,7 +205,7 @@ public final class SpeechLibrary: @unchecked Sendable {
     }
 
     private func synthesizeAndStore(_ key: Key, frameLimit: Int?) throws -> SynthesizedSpeech {
-        let text = speechText(for: key.text, voice: key.voice)
+        let text = speechText(key)
         var speech = try synthesizer.synthesize(text.spoken, voice: key.voice, frameLimit: frameLimit)
         // Aligning words reads every sample: done before taking the lock. Words are the posted text's.
         let aligned = SpeechTiming(text: key.text, speech: speech, speechText: text)
