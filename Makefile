@@ -32,12 +32,21 @@ deps:
 build: deps
 	$(SWIFT) build --build-path $(BUILD_DIR)
 
-release: deps
-	$(SWIFT) build -c release --build-path $(BUILD_DIR) --product earshot
+# Release builds link the Swift runtime and Foundation into the binary (--static-swift-stdlib): `earshot`
+# then starts in about 7 ms instead of 13 (perf stat of `earshot --version`), which every command pays once
+# per process. The flag changes linking only; library users' plain `swift build -c release` compiles the same
+# code, and the consumer stage builds exactly that. release and release-all share the flag so that neither
+# rebuilds what the other built.
+RELEASE_FLAGS = -c release --static-swift-stdlib
 
-# Every product of the package in release (the libraries too, not just the CLI).
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --build-path $(BUILD_DIR) --product earshot
+
+# Every product of the package in release (the libraries too, not just the CLI), then the release CLI on every
+# script, as the debug one is in the scripts stage.
 release-all: deps
-	$(SWIFT) build -c release --build-path $(BUILD_DIR)
+	$(SWIFT) build $(RELEASE_FLAGS) --build-path $(BUILD_DIR)
+	$(EARSHOT) check --quiet --expect-variants Scripts/
 
 # A package outside Earshot (Examples/ConsumerPackage) that depends on it by path and tests a screen with
 # EarshotTesting and the real espeak-ng, built and tested in debug and in release. Its build folder lives
