@@ -69,7 +69,7 @@ extension EspeakDataFolder {
 
     /// Removes a folder this process created (links inside are removed, never followed).
     static func removeFolder(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+        removeTree(path)
         created.remove(path)
     }
 }
@@ -118,6 +118,6 @@ extension EspeakSynthesizer {
 extension EspeakDataFolder {
     /// Removes every private folder this process created (the exit handler).
     static func removeCreatedFolders() {
-        for path in created.takeAll() { try? FileManager.default.removeItem(atPath: path) }
+        for path in created.takeAll() { removeTree(path) }
     }
 }

@@ -94,26 +94,15 @@ struct EspeakDataFolder: Equatable {
 
     /// Links the system data into the private folder `path` and writes the custom variants.
     private static func fill(_ path: String, system: String, variants: [(name: String, contents: Data)]) throws {
-        let files = FileManager.default
-        try files.createDirectory(atPath: path + "/voices/!v", withIntermediateDirectories: true)
-        for entry in try files.contentsOfDirectory(atPath: system) where entry != "voices" {
-            try files.createSymbolicLink(atPath: path + "/" + entry, withDestinationPath: system + "/" + entry)
-        }
-        for entry in try files.contentsOfDirectory(atPath: system + "/voices") where entry != "!v" {
-            try files.createSymbolicLink(
-                atPath: path + "/voices/" + entry, withDestinationPath: system + "/voices/" + entry)
-        }
-        for entry in try files.contentsOfDirectory(atPath: system + "/voices/!v") where !isCustom(entry, variants) {
-            try files.createSymbolicLink(
-                atPath: path + "/voices/!v/" + entry, withDestinationPath: system + "/voices/!v/" + entry)
-        }
+        try makeFolder(path + "/voices")
+        try makeFolder(path + "/voices/!v")
+        try linkEntries(of: system, into: path, excluding: ["voices"])
+        try linkEntries(of: system + "/voices", into: path + "/voices", excluding: ["!v"])
+        try linkEntries(
+            of: system + "/voices/!v", into: path + "/voices/!v", excluding: Set(variants.map(\.name)))
         for variant in variants {
-            try variant.contents.write(to: URL(fileURLWithPath: path + "/voices/!v/" + variant.name))
+            try writeNewFile(path + "/voices/!v/" + variant.name, variant.contents)
         }
-    }
-
-    private static func isCustom(_ entry: String, _ variants: [(name: String, contents: Data)]) -> Bool {
-        variants.contains { $0.name == entry }
     }
 
     /// Names of every variant available in this data folder (system and custom), sorted.

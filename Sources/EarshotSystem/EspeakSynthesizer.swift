@@ -39,7 +39,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     private let pool = SynthesisSlots(limit: ProcessInfo.processInfo.activeProcessorCount)
     private let dataFolder: EspeakDataFolder
     /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
-    private let knownVoiceNames: Set<String>
+    private let knownVoiceNames: VoiceNameList
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var instance: EspeakSynthesizer?
@@ -84,7 +84,18 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
         sampleRate = Int(result.rate)
         engineVersion = DeferredSynthesizer.libraryVersion()
-        knownVoiceNames = owner.perform { Self.listVoiceNames() }
+        // espeak-ng reads every voice file to list them (2.5 ms, perf of a short render): a child reads them while
+        // this process selects the standard voice and the first phrase is handed over; the first name check
+        // waits for its list.
+        let listing = owner.perform { () -> (descriptor: Int32, child: Int32) in
+            var child: Int32 = 0
+            let descriptor = earshot_espeak_voice_names_in_child(&child)
+            return (descriptor, child)
+        }
+        let listInProcess = owner
+        knownVoiceNames = VoiceNameList(
+            reading: listing.descriptor >= 0 ? listing : nil,
+            listInProcess: { listInProcess.perform { Self.listVoiceNames() } })
         // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
         let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }
         guard prepared == Int32(EARSHOT_ESPEAK_OK) else {
@@ -207,7 +218,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         if let problem = EspeakName.problem(with: profile.espeakVoice, as: .voice) {
             throw .invalidName(name: profile.espeakVoice, kind: .voice, profile: profile.name, problem: problem)
         }
-        guard knownVoiceNames.contains(profile.espeakVoice.lowercased()) else {
+        guard knownVoiceNames.names().contains(profile.espeakVoice.lowercased()) else {
             throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
         }
         guard let variant = profile.variant else { return }
@@ -225,7 +236,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         selectInChild(name, Self.parameters(VoiceProfile.standard))
     }
 
-    /// espeak-ng's voice list as lower-cased names. Owner thread only.
+    /// espeak-ng's voice list as lower-cased names, listed in this process. Owner thread only.
     private static func listVoiceNames() -> Set<String> {
         var buffer = [CChar](repeating: 0, count: 16_384)
         while true {
@@ -233,8 +244,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             if needed < buffer.count { break }
             buffer = [CChar](repeating: 0, count: needed + 1)
         }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return Set(text.split(separator: "\n").map { $0.lowercased() })
+        return VoiceNameList.names(in: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
 
     private func checkRanges(_ profile: VoiceProfile) throws(EspeakError) {

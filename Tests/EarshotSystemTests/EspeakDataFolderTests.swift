@@ -102,6 +102,59 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder))
         #expect(FileManager.default.fileExists(atPath: target + "/kept"))
     }
+
+    @Test func aPreparedFolderLinksEverySystemEntryAndHoldsTheCustomVariantsItself() throws {
+        let system = try #require(EspeakDataFolder.systemDataPath())
+        let folder = try EspeakDataFolder.prepare(voicesDirectory: SpeechFixtures.voicesDirectory)
+        defer { EspeakDataFolder.removeFolder(folder.path) }
+        let custom = Set(folder.customVariants)
+        #expect(custom.contains("earshot-narrator"))
+        let files = FileManager.default
+        for (inner, excluded) in [("", Set(["voices"])), ("/voices", Set(["!v"])), ("/voices/!v", custom)] {
+            let expected = Set(try files.contentsOfDirectory(atPath: system + inner)).subtracting(excluded)
+            let made = Set(try files.contentsOfDirectory(atPath: folder.path + inner))
+            #expect(made == expected.union(inner == "" ? ["voices"] : inner == "/voices" ? ["!v"] : custom))
+            for name in expected {
+                let link = try files.destinationOfSymbolicLink(atPath: folder.path + inner + "/" + name)
+                #expect(link == system + inner + "/" + name)
+            }
+        }
+        let variant = folder.path + "/voices/!v/earshot-narrator"
+        #expect((try? files.destinationOfSymbolicLink(atPath: variant)) == nil, "a file of its own, not a link")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: variant)) == Data(contentsOf: URL(fileURLWithPath: Self.shippedVariant)))
+    }
+
+    @Test func removingATreeRemovesNestedFoldersButLeavesALinkGivenAsThePathAlone() throws {
+        let target = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: target + "/kept"))
+        let tree = try scratchFolder()
+        try FileManager.default.createDirectory(atPath: tree + "/a/b/c", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: tree + "/a/b/c/file"))
+        try FileManager.default.createSymbolicLink(atPath: tree + "/a/link", withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(atPath: tree + "-link", withDestinationPath: target)
+        defer { try? FileManager.default.removeItem(atPath: tree + "-link") }
+
+        EspeakDataFolder.removeTree(tree + "-link")
+        #expect(FileManager.default.fileExists(atPath: target + "/kept"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: tree + "-link")) == target)
+        EspeakDataFolder.removeTree(tree)
+        #expect(!FileManager.default.fileExists(atPath: tree))
+        #expect(FileManager.default.fileExists(atPath: target + "/kept"))
+    }
+
+    @Test func aNewFileIsNeverWrittenThroughSomethingAlreadyThere() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: folder + "/target"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/planted", withDestinationPath: folder + "/target")
+        #expect(throws: EspeakDataFolder.TreeError.self) {
+            try EspeakDataFolder.writeNewFile(folder + "/planted", Data("ours".utf8))
+        }
+        #expect(try String(contentsOfFile: folder + "/target", encoding: .utf8) == "theirs")
+        try EspeakDataFolder.writeNewFile(folder + "/fresh", Data("ours".utf8))
+        #expect(try String(contentsOfFile: folder + "/fresh", encoding: .utf8) == "ours")
+    }
 }
 
 /// Where the private data folder is made: a memory-backed folder when there is one.
