@@ -60,7 +60,8 @@ public struct CheckCommand: Command {
 
     func runOnce(_ arguments: ParsedArguments, _ outputs: CheckOutputs, _ context: CommandContext) throws -> Int32 {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("path"), context: context)
-        let documents = try ScenarioInputs.parse(paths)
+        let jobs = try CacheOptions.jobs(arguments)
+        let documents = try ScenarioInputs.parse(paths, jobs: jobs)
         let speech = try ScenarioInputs.speech(arguments, context: context, keepingAudio: false)
         let quiet = arguments.flag("quiet")
         let expectVariants = arguments.flag("expect-variants")
@@ -69,7 +70,6 @@ public struct CheckCommand: Command {
         var golden: [GoldenTranscript.Verdict] = []
         // Scripts run side by side (up to --jobs), and are reported in order as a serial run would. Each script's
         // phrases go to a free espeak-ng helper (one per core), so at most --jobs phrases are in flight.
-        let jobs = try CacheOptions.jobs(arguments)
         try ParallelRuns.forEach(count: documents.count, jobs: jobs) { index in
             RunReport(run: try ScenarioInputs.run(documents[index], speech: speech, arguments: arguments))
         } deliver: { _, report in

@@ -34,6 +34,33 @@ struct MalformedInputTests {
         #expect(result.output.isEmpty, "nothing runs")
     }
 
+    @Test(arguments: ["1", "2", "4"])
+    func everyBadScriptOfAFolderIsReportedInOrderWhateverTheJobs(jobs: String) throws {
+        try #require(EarshotBinary.path != nil)
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let good = try String(contentsOfFile: packageRoot + "/Scripts/announcement-spam/after-search.earshot", encoding: .utf8)
+        let bad = ["a-no-screen", "c-overflow-wait-seconds", "e-invalid-utf8"]
+        for name in ["b-good", "d-good", "f-good"] {
+            try Data(good.utf8).write(to: URL(fileURLWithPath: folder.path + "/\(name).earshot"))
+        }
+        for (name, source) in zip(bad, ["no-screen", "overflow-wait-seconds", "invalid-utf8"]) {
+            try FileManager.default.copyItem(
+                atPath: Self.corpus + "/script/" + source + ".earshot", toPath: folder.path + "/\(name).earshot")
+        }
+        let result = try EarshotBinary.run(["check", "--jobs", jobs, folder.path])
+        #expect(result.status == 2, "stderr: \(result.error)")
+        #expect(result.output.isEmpty, "nothing runs")
+        var files: [String] = []
+        for line in result.error.split(separator: "\n") where line.hasPrefix(folder.path + "/") {
+            let file = String(line.dropFirst(folder.path.count + 1).prefix { $0 != ":" })
+            if files.last != file { files.append(file) }
+        }
+        #expect(files == bad.map { $0 + ".earshot" }, "stderr: \(result.error)")
+        let serial = try EarshotBinary.run(["check", "--jobs", "1", folder.path])
+        #expect(result.error == serial.error)
+    }
+
     @Test func aScriptTruncatedAfterItsScreenRuns() throws {
         try #require(EarshotBinary.path != nil)
         let result = try EarshotBinary.run(["check", Self.corpus + "/script/truncated-after-screen.earshot"])
