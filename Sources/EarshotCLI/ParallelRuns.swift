@@ -7,15 +7,20 @@ import Foundation
 /// sees item 0, then 1, … exactly as a serial loop would. The first error (in item order, from `work` or
 /// `deliver`) stops the run: no new item starts, the items in flight finish, and the error is rethrown. With
 /// one job everything runs serially on the calling thread. `work` must be safe to call from several threads.
+///
+/// `startOrder` (a permutation of the items) is the order the threads take items in, for example the longest
+/// first, so that one long item started last does not run alone at the end; delivery stays in item order.
 enum ParallelRuns {
     static func forEach<T>(
-        count: Int, jobs: Int, work: @escaping (Int) throws -> T, deliver: (Int, T) throws -> Void
+        count: Int, jobs: Int, startOrder: [Int]? = nil, work: @escaping (Int) throws -> T,
+        deliver: (Int, T) throws -> Void
     ) throws {
         guard jobs > 1, count > 1 else {
             for index in 0..<count { try deliver(index, try work(index)) }
             return
         }
-        let state = State<T>(count: count)
+        let order = startOrder.flatMap { $0.count == count && Set($0) == Set(0..<count) ? $0 : nil }
+        let state = State<T>(count: count, order: order ?? Array(0..<count))
         let box = WorkBox(work)
         let workers = min(jobs, count)
         for _ in 0..<workers {
@@ -39,11 +44,16 @@ enum ParallelRuns {
     private final class State<T>: @unchecked Sendable {
         private let condition = NSCondition()
         private var results: [Result<T, any Error>?]
+        /// The items in the order they are started.
+        private let order: [Int]
         private var next = 0
         private var stopped = false
         private var finished = 0
 
-        init(count: Int) { results = Array(repeating: nil, count: count) }
+        init(count: Int, order: [Int]) {
+            results = Array(repeating: nil, count: count)
+            self.order = order
+        }
 
         /// A worker's loop: take items in order until none is left or the run stopped.
         func drain(_ work: (Int) throws -> T) {
@@ -51,7 +61,7 @@ enum ParallelRuns {
                 let index = condition.withLock { () -> Int? in
                     guard !stopped, next < results.count else { return nil }
                     defer { next += 1 }
-                    return next
+                    return order[next]
                 }
                 guard let index else { break }
                 let result = Result { try work(index) }

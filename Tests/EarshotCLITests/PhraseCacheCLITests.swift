@@ -284,6 +284,37 @@ import Testing
         #expect(delivered.items == [0, 1, 2, 3, 4])
     }
 
+    @Test func itemsStartInTheOrderGivenAndStillArriveInItemOrder() throws {
+        let started = Delivered()
+        let delivered = Delivered()
+        let gate = NSCondition()
+        var running = 0
+        try ParallelRuns.forEach(count: 8, jobs: 2, startOrder: [7, 6, 5, 4, 3, 2, 1, 0]) { index in
+            started.append(index)
+            // Both threads hold their first item until the other has taken its own: the first two started are
+            // the first two of the order, whichever thread is faster.
+            gate.withLock {
+                running += 1
+                gate.broadcast()
+                while running < 2 { gate.wait() }
+            }
+            return index
+        } deliver: { _, item in
+            delivered.append(item)
+        }
+        #expect(Set(started.items.prefix(2)) == [7, 6])
+        #expect(started.items.sorted() == Array(0..<8))
+        #expect(delivered.items == Array(0..<8))
+    }
+
+    @Test func aStartOrderThatIsNotAPermutationIsIgnored() throws {
+        let delivered = Delivered()
+        try ParallelRuns.forEach(count: 4, jobs: 2, startOrder: [0, 0, 1, 2]) { $0 } deliver: { _, item in
+            delivered.append(item)
+        }
+        #expect(delivered.items == [0, 1, 2, 3])
+    }
+
     @Test func aBadJobCountIsAUsageError() {
         let captured = CapturedContext()
         #expect(Earshot.run(["check", "--jobs", "0", packageRoot + "/Scripts"], context: captured.context) == 64)
