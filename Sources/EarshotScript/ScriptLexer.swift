@@ -57,9 +57,7 @@ struct ScriptLexer {
     mutating func lex(_ source: String) -> [ScriptLine] {
         var text = source
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        // "\r\n" is one Character in Swift, so split on it explicitly.
-        rawLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-            .map(String.init)
+        rawLines = Self.lines(of: text)
         var flat: [ScriptLine] = []
         for (index, raw) in rawLines.enumerated() {
             if let line = lexLine(raw, number: index + 1) { flat.append(line) }
@@ -68,11 +66,42 @@ struct ScriptLexer {
         return buildBlocks(flat, position: &position, parentIndent: -1, depth: 0)
     }
 
-    private mutating func lexLine(_ raw: String, number: Int) -> ScriptLine? {
-        let chars = Array(raw)
+    /// The lines of `text`, split at "\n", "\r\n" and "\r" (line breaks always end a character, so splitting the
+    /// bytes gives the lines splitting the characters would, without comparing characters).
+    static func lines(of text: String) -> [String] {
+        var lines: [String] = []
+        var utf8 = Array(text.utf8)
+        utf8.append(UInt8(ascii: "\n"))  // the last line, even when empty
+        var start = 0
         var index = 0
-        while index < chars.count, chars[index] == " " || chars[index] == "\t" {
-            if chars[index] == "\t" {
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                lines.append(String(decoding: utf8[start..<index], as: UTF8.self))
+                if byte == UInt8(ascii: "\r"), index + 1 < utf8.count - 1, utf8[index + 1] == UInt8(ascii: "\n") {
+                    index += 1
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        return lines
+    }
+
+    private mutating func lexLine(_ raw: String, number: Int) -> ScriptLine? {
+        // Columns count characters. A line of ASCII (nearly every line) is lexed on its bytes, where a byte is a
+        // character; any other line on its characters, each compared by its ASCII byte (0 for any other).
+        let utf8 = Array(raw.utf8)
+        let isASCII = utf8.allSatisfy { $0 < 0x80 }
+        let chars: [Character] = isASCII ? [] : Array(raw)
+        let bytes: [UInt8] = isASCII ? utf8 : chars.map { $0.asciiValue ?? 0 }
+        func text(_ range: Range<Int>) -> String {
+            isASCII ? String(decoding: utf8[range], as: UTF8.self) : String(chars[range])
+        }
+        let count = bytes.count
+        var index = 0
+        while index < count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+            if bytes[index] == UInt8(ascii: "\t") {
                 report(
                     line: number, column: index + 1, length: 1, "tab in indentation",
                     hint: "indent with spaces only")
@@ -82,34 +111,39 @@ struct ScriptLexer {
         }
         let indent = index
         var tokens: [ScriptToken] = []
-        while index < chars.count {
-            let char = chars[index]
-            if char == " " || char == "\t" {
+        while index < count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
                 index += 1
-            } else if char == "#" {
+            } else if byte == UInt8(ascii: "#") {
                 break
-            } else if char == "\"" {
+            } else if byte == UInt8(ascii: "\"") {
                 let start = index
                 var content = ""
                 index += 1
+                var run = index
                 var closed = false
-                while index < chars.count {
-                    let c = chars[index]
-                    if c == "\\", index + 1 < chars.count, chars[index + 1] == "\"" || chars[index + 1] == "\\" {
-                        content.append(chars[index + 1])
+                while index < count {
+                    let c = bytes[index]
+                    if c == UInt8(ascii: "\\"), index + 1 < count,
+                        bytes[index + 1] == UInt8(ascii: "\"") || bytes[index + 1] == UInt8(ascii: "\\")
+                    {
+                        // The escaped character starts the next run.
+                        content += text(run..<index)
+                        run = index + 1
                         index += 2
-                    } else if c == "\"" {
+                    } else if c == UInt8(ascii: "\"") {
+                        content += text(run..<index)
                         closed = true
                         index += 1
                         break
                     } else {
-                        content.append(c)
                         index += 1
                     }
                 }
                 if !closed {
                     report(
-                        line: number, column: start + 1, length: chars.count - start, "unterminated string",
+                        line: number, column: start + 1, length: count - start, "unterminated string",
                         hint: "close the string with \" on the same line")
                     return nil
                 }
@@ -124,19 +158,15 @@ struct ScriptLexer {
                     return nil
                 }
                 tokens.append(ScriptToken(kind: .string, text: content, column: start + 1, length: index - start))
-            } else if char == ":" || char == "=" {
+            } else if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") {
+                let isColon = byte == UInt8(ascii: ":")
                 tokens.append(
-                    ScriptToken(
-                        kind: char == ":" ? .colon : .equals, text: String(char),
-                        column: index + 1, length: 1))
+                    ScriptToken(kind: isColon ? .colon : .equals, text: isColon ? ":" : "=", column: index + 1, length: 1))
                 index += 1
             } else {
                 let start = index
-                while index < chars.count, !" \t\"#:=".contains(chars[index]) { index += 1 }
-                tokens.append(
-                    ScriptToken(
-                        kind: .word, text: String(chars[start..<index]), column: start + 1,
-                        length: index - start))
+                while index < count, !Self.endsWord(bytes[index]) { index += 1 }
+                tokens.append(ScriptToken(kind: .word, text: text(start..<index), column: start + 1, length: index - start))
             }
         }
         if tokens.isEmpty { return nil }
@@ -150,6 +180,16 @@ struct ScriptLexer {
         return ScriptLine(
             number: number, indent: indent, tokens: tokens, opensBlock: opensBlock,
             colonColumn: colonColumn, text: raw)
+    }
+
+    /// True for the bytes that end a word: space, tab, `"`, `#`, `:` and `=`.
+    private static func endsWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: ":"),
+            UInt8(ascii: "="):
+            return true
+        default: return false
+        }
     }
 
     /// Groups lines by indentation: each line owns the following lines indented deeper than it.
