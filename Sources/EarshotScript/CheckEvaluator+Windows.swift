@@ -111,7 +111,7 @@ extension CheckEvaluator {
         switch match {
         case .exactly(let expected): return text == expected
         case .matching(let pattern):
-            return text.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil
+            return TextPatterns.matches(pattern, in: text)
         }
     }
 

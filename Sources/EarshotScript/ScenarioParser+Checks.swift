@@ -21,7 +21,7 @@ extension ParserState {
                 let kind = try assertion(&childCursor, line: child)
                 try childCursor.finish()
                 rejectBlock(child, keyword: child.tokens.first?.text ?? "")
-                let text = child.text.trimmingCharacters(in: .whitespaces)
+                let text = child.text.trimmingSpaces()
                 assertions.append(
                     ScenarioAssertion(
                         kind: kind, text: Self.stripComment(text),
@@ -37,6 +37,19 @@ extension ParserState {
 
     private static func stripComment(_ text: String) -> String {
         var inString = false
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every line): bytes are characters.
+            var end = text.utf8.endIndex
+            for index in text.utf8.indices {
+                let byte = text.utf8[index]
+                if byte == UInt8(ascii: "\"") { inString.toggle() }
+                if byte == UInt8(ascii: "#"), !inString {
+                    end = index
+                    break
+                }
+            }
+            return String(text[..<end]).trimmingSpaces()
+        }
         var result = ""
         for char in text {
             if char == "\"" { inString.toggle() }
@@ -170,9 +183,7 @@ extension ParserState {
 
     func regex(_ cursor: inout TokenCursor) throws(ParseFailure) -> String {
         let token = try cursor.string("a regular expression")
-        do {
-            _ = try NSRegularExpression(pattern: token.text)
-        } catch {
+        guard TextPatterns.expression(token.text) != nil else {
             throw cursor.failure(
                 at: token, "invalid regular expression",
                 hint: "escape special characters with a backslash, e.g. \\. or \\$")

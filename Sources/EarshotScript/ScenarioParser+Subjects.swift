@@ -90,10 +90,13 @@ extension ParserState {
     }
 
     /// The subject whose words start at `offset`, and how many words it takes (singular or plural).
+    /// Every subject with its words, longest first (the order the parser tries them in), worked out once.
+    private static let subjectsByLength: [(subject: ScenarioSubject, words: [String])] =
+        ScenarioSubject.allCases.sorted { $0.rawValue.count > $1.rawValue.count }
+        .map { ($0, $0.rawValue.split(separator: " ").map(String.init)) }
+
     static func subject(in cursor: TokenCursor, at offset: Int = 0) -> (ScenarioSubject, Int)? {
-        let subjects = ScenarioSubject.allCases.sorted { $0.rawValue.count > $1.rawValue.count }
-        for subject in subjects {
-            let words = subject.rawValue.split(separator: " ").map(String.init)
+        for (subject, words) in subjectsByLength {
             let matched = words.enumerated().allSatisfy { index, word in
                 guard let found = cursor.peekWord(offset + index) else { return false }
                 return found == word || (index == words.count - 1 && (found == word + "s" || found == word + "es"))

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@testable import EarshotScript
+
+/// Checks' compiled patterns and the parser's trimming answer what Foundation's string methods answer.
+@Suite struct TextPatternsTests {
+    @Test(arguments: [
+        ("results? updated", "Results updated"), ("^Results", "3 results"), ("updated$", "Results updated."),
+        ("\\d+ items?", "You have 12 items"), ("café", "CAFÉ au lait"), ("[", "anything"), ("(a|b", "a"),
+        ("^$", ""), ("x", ""), ("👩‍👧 family", "a 👩‍👧 FAMILY"), ("\\bcart\\b", "Cart: 2"), ("cart", "Basket"),
+    ])
+    func aPatternMatchesWhatRangeOfMatches(pattern: String, text: String) {
+        let expected = text.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil
+        #expect(TextPatterns.matches(pattern, in: text) == expected)
+        #expect(TextPatterns.matches(pattern, in: text) == expected, "the second time, compiled")
+    }
+
+    @Test func anInvalidPatternHasNoExpression() {
+        #expect(TextPatterns.expression("(a|b") == nil)
+        #expect(TextPatterns.expression("a|b") != nil)
+    }
+
+    @Test(arguments: [
+        "  spaced  ", "\ttabbed\t", "none", "", "   ", " inner  space ", "\u{00A0}nbsp\u{00A0}", " café ", "\u{2003}em\u{2003} ",
+        "line\n",
+    ])
+    func trimmingSpacesIsTrimmingWhitespaces(text: String) {
+        #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+    }
+}
