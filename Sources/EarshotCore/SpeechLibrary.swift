@@ -36,8 +36,13 @@ public final class SpeechLibrary: @unchecked Sendable {
     /// The frames synthesized past the point a question is about: enough, for most words, to judge where the
     /// word being heard starts (``WordAlignment``); when not, the library asks again.
     public var lookaheadFrames: Int { synthesizer.sampleRate * 15 / 100 }
-    private let lock = NSLock()
+    /// Guards everything below; signalled when a phrase stops being busy.
+    private let lock = NSCondition()
     private var timings: [Key: SpeechTiming] = [:]
+    /// Phrases a thread is looking up in the timing store or synthesizing: another thread asking about one waits
+    /// and looks again, so two scripts of a folder run never synthesize the same phrase at once, nor one of them
+    /// while the other reads its stored timing.
+    private var busy: Set<Key> = []
     /// The largest frame limit asked for each phrase not yet synthesized in full.
     private var limits: [Key: Int] = [:]
     private let store: SpeechAudioStore<Key>
@@ -142,16 +147,26 @@ public final class SpeechLibrary: @unchecked Sendable {
     }
 
     /// Synthesizes more of `key` until `answers` holds: each time at least twice the previous limit, and at
-    /// least `needed` frames plus the lookahead.
+    /// least `needed` frames plus the lookahead. While another thread works on `key`, waits and looks again.
     private func timing(_ key: Key, needing needed: Int, answers: (SpeechTiming) -> Bool) throws -> SpeechTiming {
         var first = true
         while true {
-            let (known, asked) = lock.withLock { () -> (SpeechTiming?, Int) in
+            let (known, asked, answered) = lock.withLock { () -> (SpeechTiming?, Int, Bool) in
+                while busy.contains(key) { lock.wait() }
                 let known = timings[key]
-                if first, let known, answers(known) { counters.cacheHits += 1 }
-                return (known, limits[key] ?? 0)
+                let answered = known.map(answers) ?? false
+                if first, answered { counters.cacheHits += 1 }
+                // Not answered: this thread works on the phrase (the store, else espeak-ng) until it looks again.
+                if !answered { busy.insert(key) }
+                return (known, limits[key] ?? 0, answered)
             }
-            if let known, answers(known) { return known }
+            if answered, let known { return known }
+            defer {
+                lock.withLock {
+                    busy.remove(key)
+                    lock.broadcast()
+                }
+            }
             if let stored = storedTiming(key) {
                 if answers(stored) { return stored }
                 continue
