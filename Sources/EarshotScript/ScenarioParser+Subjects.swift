@@ -89,12 +89,12 @@ extension ParserState {
         return nil
     }
 
-    /// The subject whose words start at `offset`, and how many words it takes (singular or plural).
     /// Every subject with its words, longest first (the order the parser tries them in), worked out once.
     private static let subjectsByLength: [(subject: ScenarioSubject, words: [String])] =
         ScenarioSubject.allCases.sorted { $0.rawValue.count > $1.rawValue.count }
         .map { ($0, $0.rawValue.split(separator: " ").map(String.init)) }
 
+    /// The subject whose words start at `offset`, and how many words it takes (singular or plural).
     static func subject(in cursor: TokenCursor, at offset: Int = 0) -> (ScenarioSubject, Int)? {
         for (subject, words) in subjectsByLength {
             let matched = words.enumerated().allSatisfy { index, word in

@@ -161,12 +161,14 @@ struct ScriptLexer {
             } else if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "=") {
                 let isColon = byte == UInt8(ascii: ":")
                 tokens.append(
-                    ScriptToken(kind: isColon ? .colon : .equals, text: isColon ? ":" : "=", column: index + 1, length: 1))
+                    ScriptToken(
+                        kind: isColon ? .colon : .equals, text: isColon ? ":" : "=", column: index + 1, length: 1))
                 index += 1
             } else {
                 let start = index
                 while index < count, !Self.endsWord(bytes[index]) { index += 1 }
-                tokens.append(ScriptToken(kind: .word, text: text(start..<index), column: start + 1, length: index - start))
+                tokens.append(
+                    ScriptToken(kind: .word, text: text(start..<index), column: start + 1, length: index - start))
             }
         }
         if tokens.isEmpty { return nil }

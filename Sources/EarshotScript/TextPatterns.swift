@@ -30,8 +30,8 @@ extension String {
     func trimmingSpaces() -> String {
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return trimmingCharacters(in: .whitespaces) }
         let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = utf8.lastIndex(where: { !isSpace($0) })!
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(self[first...last])
     }
 }

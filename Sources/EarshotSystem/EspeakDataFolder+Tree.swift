@@ -48,9 +48,10 @@ extension EspeakDataFolder {
         guard file >= 0 else { throw TreeError(operation: "create", path: path, code: errno) }
         defer { close(file) }
         try contents.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = write(file, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(file, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { throw TreeError(operation: "write", path: path, code: errno) }
                 offset += written
@@ -71,7 +72,11 @@ extension EspeakDataFolder {
     /// Removes everything inside the open folder `folder` (the descriptor stays open).
     private static func emptyFolder(_ folder: Int32) {
         let reading = dup(folder)
-        guard reading >= 0, let listing = fdopendir(reading) else { return }
+        guard reading >= 0 else { return }
+        guard let listing = fdopendir(reading) else {
+            close(reading)
+            return
+        }
         defer { closedir(listing) }
         var subfolders: [String] = []
         while let entry = readdir(listing) {

@@ -39,7 +39,8 @@ struct MalformedInputTests {
         try #require(EarshotBinary.path != nil)
         let folder = try OutputFolder()
         defer { folder.remove() }
-        let good = try String(contentsOfFile: packageRoot + "/Scripts/announcement-spam/after-search.earshot", encoding: .utf8)
+        let good = try String(
+            contentsOfFile: packageRoot + "/Scripts/announcement-spam/after-search.earshot", encoding: .utf8)
         let bad = ["a-no-screen", "c-overflow-wait-seconds", "e-invalid-utf8"]
         for name in ["b-good", "d-good", "f-good"] {
             try Data(good.utf8).write(to: URL(fileURLWithPath: folder.path + "/\(name).earshot"))

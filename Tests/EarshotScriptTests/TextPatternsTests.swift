@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "  spaced  ", "\ttabbed\t", "none", "", "   ", " inner  space ", "\u{00A0}nbsp\u{00A0}", " café ", "\u{2003}em\u{2003} ",
+        "  spaced  ", "\ttabbed\t", "none", "", "   ", " inner  space ", "\u{00A0}nbsp\u{00A0}", " café ",
+        "\u{2003}em\u{2003} ",
         "line\n",
     ])
     func trimmingSpacesIsTrimmingWhitespaces(text: String) {

@@ -121,7 +121,9 @@ import Testing
         }
         let variant = folder.path + "/voices/!v/earshot-narrator"
         #expect((try? files.destinationOfSymbolicLink(atPath: variant)) == nil, "a file of its own, not a link")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: variant)) == Data(contentsOf: URL(fileURLWithPath: Self.shippedVariant)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: variant))
+                == Data(contentsOf: URL(fileURLWithPath: Self.shippedVariant)))
     }
 
     @Test func removingATreeRemovesNestedFoldersButLeavesALinkGivenAsThePathAlone() throws {

@@ -18,7 +18,8 @@ import Testing
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", script].map { (text: String) in strdup(text) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            ["/bin/sh", "-c", script].map { (text: String) in strdup(text) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         try #require(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0)
