@@ -242,6 +242,7 @@ typedef struct {
     int32_t text_length;
     int64_t frame_limit;
     earshot_voice_parameters parameters;
+    int32_t streaming;     // speak: chunks as they are made (1), or the phrase in as few messages as fit (0)
 } worker_request;
 
 /// The voice selected by `earshot_espeak_prepare_isolation`: a worker speaking with it need not select
@@ -321,19 +322,31 @@ static int send_message(int fd, const worker_message *header, const void *first,
     }
 }
 
-/// Samples a worker gathers before it sends them (0.74 s at 22,050 Hz): espeak-ng hands over a few
+/// Samples a streaming worker gathers before it sends them (0.74 s at 22,050 Hz): espeak-ng hands over a few
 /// milliseconds at a time, and a message each time would wake this process hundreds of times per phrase.
 enum { BATCH_SAMPLES = 16384 };
+/// Samples a whole-phrase batch holds (2.2 s at 22,050 Hz: most phrases in one message). A sequenced packet
+/// must fit in the socket's send buffer (212,992 bytes by default on Linux; a larger one fails with EMSGSIZE),
+/// so a message stays under 128 KB.
+enum { WHOLE_BATCH_SAMPLES = 49152 };
+_Static_assert(sizeof(worker_message) + WHOLE_BATCH_SAMPLES * sizeof(int16_t)
+                   + EVENT_CAPACITY * sizeof(earshot_speech_event) <= 128 * 1024,
+               "a whole-phrase message must fit in a socket's default send buffer");
 
-/// What a worker has gathered and not yet sent for the phrase it speaks. The first chunk of a phrase goes
-/// out at once, so playback (`earshot say`) starts as soon as there is audio; later ones go out in batches.
+/// What a worker has gathered and not yet sent for the phrase it speaks.
+/// - Streaming (playback, `earshot say`): the first chunk goes out at once, so sound starts as soon as there is
+///   audio, later ones in batches of BATCH_SAMPLES, and the worker looks for a stop request at every chunk.
+/// - Whole (headless runs, renders): everything in batches of WHOLE_BATCH_SAMPLES, so a phrase of up to 2.2 s is
+///   one message and the caller wakes once for it; no one asks such a phrase to stop.
 static struct {
     int replies;
     int requests;
+    int streaming;
     int sent_any;
+    int64_t capacity;
     int64_t sample_count;
     int32_t event_count;
-    int16_t samples[BATCH_SAMPLES];
+    int16_t samples[WHOLE_BATCH_SAMPLES];
     earshot_speech_event events[EVENT_CAPACITY];
 } batch;
 
@@ -375,14 +388,14 @@ static int stop_requested(void) {
 static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const earshot_speech_event *events,
                              int32_t event_count, void *context) {
     (void)context;
-    if (stop_requested()) return 1;
+    if (batch.streaming && stop_requested()) return 1;
     if (sample_count < 0) sample_count = 0;
     if (event_count < 0) event_count = 0;
-    if (sample_count > BATCH_SAMPLES || event_count > EVENT_CAPACITY) {
+    if (sample_count > batch.capacity || event_count > EVENT_CAPACITY) {
         if (send_batch() != 0) return 1;
         return send_chunk(samples, sample_count, events, event_count);
     }
-    if (batch.sample_count + sample_count > BATCH_SAMPLES || batch.event_count + event_count > EVENT_CAPACITY) {
+    if (batch.sample_count + sample_count > batch.capacity || batch.event_count + event_count > EVENT_CAPACITY) {
         if (send_batch() != 0) return 1;
     }
     if (sample_count > 0) memcpy(batch.samples + batch.sample_count, samples, (size_t)sample_count * sizeof(int16_t));
@@ -390,7 +403,7 @@ static int32_t forward_chunk(const int16_t *samples, int64_t sample_count, const
         memcpy(batch.events + batch.event_count, events, (size_t)event_count * sizeof(earshot_speech_event));
     batch.sample_count += sample_count;
     batch.event_count += event_count;
-    return batch.sent_any ? 0 : send_batch();
+    return batch.sent_any || !batch.streaming ? 0 : send_batch();
 }
 
 /// Sets the phrase's parameters; an espeak-ng status.
@@ -410,6 +423,8 @@ static int32_t apply_parameters(const earshot_voice_parameters *parameters) {
 
 /// Speaks one phrase from the state the worker is in and sends its end; 0, or -1 when no one listens.
 static int speak_phrase(const worker_request *request, const char *text) {
+    batch.streaming = request->streaming != 0;
+    batch.capacity = batch.streaming ? BATCH_SAMPLES : WHOLE_BATCH_SAMPLES;
     batch.sent_any = 0;
     batch.sample_count = 0;
     batch.event_count = 0;
@@ -579,8 +594,8 @@ int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
 
 int32_t earshot_espeak_synthesize_in_worker(int32_t slot_index, const char *voice,
                                             const earshot_voice_parameters *parameters, const char *text,
-                                            int64_t frame_limit, earshot_speech_sink sink, void *context,
-                                            int32_t *stopped_early, int64_t *chunks_delivered) {
+                                            int64_t frame_limit, int32_t streaming, earshot_speech_sink sink,
+                                            void *context, int32_t *stopped_early, int64_t *chunks_delivered) {
     *stopped_early = 0;
     worker_slot *slot = slot_at(slot_index);
     if (slot == NULL || slot->buffer == NULL) return EARSHOT_ISOLATION_FAILED;
@@ -590,7 +605,7 @@ int32_t earshot_espeak_synthesize_in_worker(int32_t slot_index, const char *voic
     worker->used = ++slot->clock;
     char *buffer = slot->buffer;
     int64_t chunks_seen = 0;
-    worker_request request = {REQUEST_SPEAK, (int32_t)strlen(text), frame_limit, *parameters};
+    worker_request request = {REQUEST_SPEAK, (int32_t)strlen(text), frame_limit, *parameters, streaming != 0};
     if (write_all(worker->requests, &request, sizeof request) != 0
         || write_all(worker->requests, text, (size_t)request.text_length) != 0) {
         stop_worker(worker);
@@ -633,7 +648,7 @@ int32_t earshot_espeak_synthesize_in_worker(int32_t slot_index, const char *voic
             // The caller stopped listening: ask the worker to stop, then wait for it to say the phrase ended.
             listening = 0;
             *stopped_early = 1;
-            worker_request stop = {REQUEST_STOP, 0, 0, {0, 0, 0, 0}};
+            worker_request stop = {REQUEST_STOP, 0, 0, {0, 0, 0, 0}, 0};
             if (write_all(worker->requests, &stop, sizeof stop) != 0) {
                 stop_worker(worker);
                 return ENS_OK;

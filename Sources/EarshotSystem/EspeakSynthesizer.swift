@@ -108,7 +108,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     public func synthesize(_ text: String, voice: VoiceProfile, frameLimit: Int?) throws -> SynthesizedSpeech {
         var samples: [Int16] = []
         var words: [WordBoundary] = []
-        let stopped = try synthesize(text, voice: voice, frameLimit: frameLimit) { chunk, events in
+        let stopped = try synthesize(text, voice: voice, frameLimit: frameLimit, streaming: false) { chunk, events in
             samples.append(contentsOf: chunk)
             for event in events where event.kind == .word {
                 words.append(WordBoundary(frame: event.frame, textRange: event.textRange))
@@ -119,14 +119,19 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         return SynthesizedSpeech(samples: samples, sampleRate: sampleRate, words: words, stoppedEarly: stopped)
     }
 
-    /// Speaks `text` chunk by chunk: `onChunk` receives each block of audio (about 50 ms or more) with
-    /// the events inside it, on the calling thread, and returns `false` to stop synthesis at once.
+    /// Speaks `text` chunk by chunk: `onChunk` receives each block of audio with the events inside it, on the
+    /// calling thread, and returns `false` to stop synthesis at once.
+    ///
+    /// `streaming` (playback) hands over the first block as soon as it is made and later ones about every 0.7 s
+    /// of audio. Without it (a caller that only wants the whole phrase) blocks are as large as the helper
+    /// process's messages allow, about 2 s, so the calling thread wakes about once per phrase; the samples and
+    /// events are the same either way.
     ///
     /// Returns true when synthesis stopped before the end of the text (frame limit or `onChunk`).
     /// `onChunk` must not call back into this synthesizer's other methods from another thread.
     @discardableResult
     public func synthesize(
-        _ text: String, voice: VoiceProfile, frameLimit: Int?,
+        _ text: String, voice: VoiceProfile, frameLimit: Int?, streaming: Bool = true,
         onChunk: (ArraySlice<Int16>, [SpeechEvent]) -> Bool
     ) throws(EspeakError) -> Bool {
         try checkRanges(voice)
@@ -139,7 +144,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             return withExtendedLifetime(sink) {
                 isolated(
                     Self.voiceName(voice), Self.parameters(voice), literal,
-                    frameLimit: frameLimit.map { max(0, $0) } ?? -1,
+                    frameLimit: frameLimit.map { max(0, $0) } ?? -1, streaming: streaming,
                     context: Unmanaged.passUnretained(sink).toOpaque())
             }
         }
@@ -152,7 +157,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// (killed from outside, or since the last phrase) is replaced twice, resuming after the chunks the sink
     /// already has. Returns the shim's status and whether synthesis stopped early.
     private func isolated(
-        _ name: String, _ parameters: earshot_voice_parameters, _ text: String, frameLimit: Int,
+        _ name: String, _ parameters: earshot_voice_parameters, _ text: String, frameLimit: Int, streaming: Bool,
         context: UnsafeMutableRawPointer?
     ) -> (status: Int32, stopped: Bool) {
         pool.withSlot { slot in
@@ -168,7 +173,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
                     || owner.perform({ earshot_espeak_start_worker(slot, name) }) == Int32(EARSHOT_ESPEAK_OK)
                 guard ready else { continue }
                 status = earshot_espeak_synthesize_in_worker(
-                    slot, name, &parameters, text, Int64(frameLimit), chunkCallback, context, &stopped, &delivered)
+                    slot, name, &parameters, text, Int64(frameLimit), streaming ? 1 : 0, chunkCallback, context,
+                    &stopped, &delivered)
             }
             return (status, stopped != 0)
         }
@@ -209,7 +215,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// Selects `name` in a child with nothing to say, so this process's espeak-ng state stays as it is, and
     /// returns the shim's status.
     private func selectInChild(_ name: String, _ parameters: earshot_voice_parameters) -> Int32 {
-        isolated(name, parameters, "", frameLimit: 0, context: nil).status
+        isolated(name, parameters, "", frameLimit: 0, streaming: false, context: nil).status
     }
 
     /// Checks the profile's voice and variant names before espeak-ng sees them (``EspeakName``): the

@@ -147,9 +147,12 @@ int32_t earshot_espeak_has_worker(int32_t slot, const char *voice);
 
 /// Like `earshot_espeak_synthesize`, but from a clean state: the worker of `slot` for `voice` sets
 /// `parameters` and synthesizes from the state it had right after selecting its voice, so no phrase's
-/// audio depends on what was synthesized before. Chunks reach `sink` on the calling thread as the worker
-/// produces them; a sink asking to stop stops the worker's phrase at once. Any thread may call this, one
-/// at a time per slot; it makes no espeak-ng call in this process, only socket I/O.
+/// audio depends on what was synthesized before. Any thread may call this, one at a time per slot; it makes
+/// no espeak-ng call in this process, only socket I/O.
+/// With `streaming`, chunks reach `sink` on the calling thread as the worker produces them (the first at once),
+/// and a sink asking to stop stops the worker's phrase at once. Without it, the worker sends the phrase in as
+/// few chunks as fit in its messages (a phrase of up to about 2 s is one chunk), so the caller wakes once per
+/// phrase; the samples and events are the same, and a sink asking to stop only stops what it is handed.
 /// `*chunks_delivered` counts the chunks handed to `sink` over every attempt of one phrase (start at 0):
 /// a retry skips that many, which is exact because a phrase's chunks are the same on every synthesis.
 /// Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty
@@ -157,8 +160,8 @@ int32_t earshot_espeak_has_worker(int32_t slot, const char *voice);
 /// the worker is not running or died (it is then stopped: start it again and retry).
 int32_t earshot_espeak_synthesize_in_worker(int32_t slot, const char *voice,
                                             const earshot_voice_parameters *parameters, const char *text,
-                                            int64_t frame_limit, earshot_speech_sink sink, void *context,
-                                            int32_t *stopped_early, int64_t *chunks_delivered);
+                                            int64_t frame_limit, int32_t streaming, earshot_speech_sink sink,
+                                            void *context, int32_t *stopped_early, int64_t *chunks_delivered);
 
 /// Writes the espeak-ng library's version (for example `1.51`) into `buffer` (always NUL-terminated).
 void earshot_espeak_version(char *buffer, size_t length);
