@@ -645,7 +645,8 @@ int32_t earshot_espeak_synthesize_in_worker(int32_t slot_index, const char *voic
         if (++chunks_seen <= *chunks_delivered) continue;
         *chunks_delivered = chunks_seen;
         if (sink(samples, header.sample_count, events, header.event_count, context) != 0) {
-            // The caller stopped listening: ask the worker to stop, then wait for it to say the phrase ended.
+            // The caller stopped listening: ask the worker to stop, then wait for it to say the phrase ended. A
+            // whole-phrase worker does not look for the request while it speaks; it skips it before the next.
             listening = 0;
             *stopped_early = 1;
             worker_request stop = {REQUEST_STOP, 0, 0, {0, 0, 0, 0}, 0};

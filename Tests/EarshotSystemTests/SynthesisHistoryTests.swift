@@ -106,6 +106,27 @@ import Testing
         #expect(!before.isEmpty && before.isSubset(of: after), "workers \(before.sorted()), then \(after.sorted())")
     }
 
+    /// A phrase synthesized whole whose caller stops listening leaves its worker as it was: the worker looks for no
+    /// stop request while it speaks such a phrase, and skips the one left waiting before its next phrase.
+    @Test func aWholePhraseTheCallerStopsListeningToKeepsItsWorker() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let fresh = try synthesizer.synthesize("Results updated", voice: .standard)
+        let before = Set(Self.helpers())
+        var chunks = 0
+        let stopped = try synthesizer.synthesize(
+            WholePhraseTests.long, voice: .standard, frameLimit: nil, streaming: false
+        ) { _, _ in
+            chunks += 1
+            return false
+        }
+        #expect(stopped && chunks == 1)
+        let next = try synthesizer.synthesize("Results updated", voice: .standard)
+        let after = Set(Self.helpers())
+        #expect(!before.isEmpty && before.isSubset(of: after), "workers \(before.sorted()), then \(after.sorted())")
+        let same = next.samples == fresh.samples
+        #expect(same)
+    }
+
     /// Writing the copied memory back before each phrase keeps a worker's memory where it was: a thousand
     /// phrases leave no trace.
     @Test func aWorkerKeepsItsSizeOverAThousandPhrases() throws {
