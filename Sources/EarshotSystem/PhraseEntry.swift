@@ -39,15 +39,9 @@ struct PhraseEntry: Equatable {
 
     /// The entry's bytes.
     func encoded() -> Data {
-        var data = Data()
-        let keyBytes = Array(key.utf8)
-        data.append(contentsOf: Self.magic)
-        Self.append(UInt32(PhraseCache.formatVersion), to: &data)
-        Self.append(UInt32(keyBytes.count), to: &data)
-        data.append(contentsOf: keyBytes)
-        Self.append(UInt32(speech.sampleRate), to: &data)
-        Self.append(UInt32(speech.stoppedEarly ? 1 : 0), to: &data)
-        Self.append(UInt64(speech.frameCount), to: &data)
+        var data = Self.header(
+            magic: Self.magic, key: key, sampleRate: speech.sampleRate, flag: speech.stoppedEarly,
+            frameCount: speech.frameCount)
         Self.append(speech.words, to: &data)
         #if _endian(little)
             speech.samples.withUnsafeBytes { data.append(contentsOf: $0) }
@@ -100,6 +94,21 @@ struct PhraseEntry: Equatable {
         }
     }
 
+    /// The start every entry shares: `magic`, the format version, the key's length and bytes, the sample rate, a
+    /// flag (a phrase entry's "stopped early", a timing entry's "complete") and the frame count.
+    static func header(magic: [UInt8], key: String, sampleRate: Int, flag: Bool, frameCount: Int) -> Data {
+        var data = Data()
+        let keyBytes = Array(key.utf8)
+        data.append(contentsOf: magic)
+        append(UInt32(PhraseCache.formatVersion), to: &data)
+        append(UInt32(keyBytes.count), to: &data)
+        data.append(contentsOf: keyBytes)
+        append(UInt32(sampleRate), to: &data)
+        append(UInt32(flag ? 1 : 0), to: &data)
+        append(UInt64(frameCount), to: &data)
+        return data
+    }
+
     static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
@@ -149,14 +158,23 @@ struct EntryReader {
         return words
     }
 
-    mutating func entry(key: String) -> PhraseEntry? {
-        let wordSize = 24
-        guard buffer.count >= 8, let magic = bytes(4), Array(magic) == PhraseEntry.magic,
+    /// The start every entry shares (``PhraseEntry/header(magic:key:sampleRate:flag:frameCount:)``) when its magic,
+    /// format version and key are the ones asked for and its flag is 0 or 1; nil otherwise.
+    mutating func header(magic expected: [UInt8], key: String) -> (sampleRate: UInt32, flag: Bool, frames: UInt64)? {
+        guard let magic = bytes(expected.count), Array(magic) == expected,
             integer(UInt32.self) == UInt32(PhraseCache.formatVersion),
             let keyLength = integer(UInt32.self), let keyBytes = bytes(Int(keyLength)),
             String(decoding: keyBytes, as: UTF8.self) == key,
-            let rate = integer(UInt32.self), let stopped = integer(UInt32.self), stopped <= 1,
-            let frames = integer(UInt64.self), let wordCount = integer(UInt32.self),
+            let rate = integer(UInt32.self), let flag = integer(UInt32.self), flag <= 1,
+            let frames = integer(UInt64.self)
+        else { return nil }
+        return (rate, flag == 1, frames)
+    }
+
+    mutating func entry(key: String) -> PhraseEntry? {
+        let wordSize = 24
+        guard buffer.count >= 8, let (rate, stopped, frames) = header(magic: PhraseEntry.magic, key: key),
+            let wordCount = integer(UInt32.self),
             frames <= UInt64(buffer.count), UInt64(wordCount) <= UInt64(buffer.count),
             buffer.count == offset + Int(wordCount) * wordSize + Int(frames) * 2 + 8
         else { return nil }
@@ -172,6 +190,6 @@ struct EntryReader {
         return PhraseEntry(
             key: key,
             speech: SynthesizedSpeech(
-                samples: samples, sampleRate: Int(rate), words: words, stoppedEarly: stopped == 1))
+                samples: samples, sampleRate: Int(rate), words: words, stoppedEarly: stopped))
     }
 }

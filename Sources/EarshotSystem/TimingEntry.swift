@@ -37,15 +37,8 @@ struct TimingEntry: Equatable {
 
     /// The entry's bytes.
     func encoded() -> Data {
-        var data = Data()
-        let keyBytes = Array(key.utf8)
-        data.append(contentsOf: Self.magic)
-        PhraseEntry.append(UInt32(PhraseCache.formatVersion), to: &data)
-        PhraseEntry.append(UInt32(keyBytes.count), to: &data)
-        data.append(contentsOf: keyBytes)
-        PhraseEntry.append(UInt32(sampleRate), to: &data)
-        PhraseEntry.append(UInt32(isComplete ? 1 : 0), to: &data)
-        PhraseEntry.append(UInt64(frameCount), to: &data)
+        var data = PhraseEntry.header(
+            magic: Self.magic, key: key, sampleRate: sampleRate, flag: isComplete, frameCount: frameCount)
         PhraseEntry.append(UInt64(decidedFrames), to: &data)
         PhraseEntry.append(words, to: &data)
         let checksum = data.withUnsafeBytes { FNV1a.checksum($0) }
@@ -84,12 +77,8 @@ struct TimingEntry: Equatable {
     private static func decode(_ buffer: UnsafeRawBufferPointer, key: String) -> TimingEntry? {
         var reader = EntryReader(buffer: buffer)
         let wordSize = 24
-        guard buffer.count >= 16, let magic = reader.bytes(4), Array(magic) == Self.magic,
-            reader.integer(UInt32.self) == UInt32(PhraseCache.formatVersion),
-            let keyLength = reader.integer(UInt32.self), let keyBytes = reader.bytes(Int(keyLength)),
-            String(decoding: keyBytes, as: UTF8.self) == key,
-            let rate = reader.integer(UInt32.self), let complete = reader.integer(UInt32.self), complete <= 1,
-            let frames = reader.integer(UInt64.self), frames <= UInt64(Int.max),
+        guard buffer.count >= 16, let (rate, complete, frames) = reader.header(magic: Self.magic, key: key),
+            frames <= UInt64(Int.max),
             let decided = reader.integer(UInt64.self), decided <= UInt64(Int.max),
             let wordCount = reader.integer(UInt32.self), UInt64(wordCount) <= UInt64(buffer.count),
             buffer.count == reader.offset + Int(wordCount) * wordSize + 8
@@ -99,7 +88,7 @@ struct TimingEntry: Equatable {
             return nil
         }
         return TimingEntry(
-            key: key, sampleRate: Int(rate), isComplete: complete == 1, frameCount: Int(frames),
+            key: key, sampleRate: Int(rate), isComplete: complete, frameCount: Int(frames),
             decidedFrames: Int(decided), words: words)
     }
 }
