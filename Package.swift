@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Earshot: hear what a VoiceOver user hears. Depends on the Swift toolchain only; the C libraries
-// (libespeak-ng, libasound) come from Debian's -dev packages installed by the README's commands.
+// (libespeak-ng, opened at run time, and libasound) come from Debian's -dev packages installed by the
+// README's commands.
 import PackageDescription
 
 let package = Package(
@@ -16,7 +17,9 @@ let package = Package(
     targets: [
         .target(
             name: "CEarshot",
-            linkerSettings: [.linkedLibrary("espeak-ng"), .linkedLibrary("asound")]
+            // libespeak-ng is opened with dlopen when first needed (see Sources/CEarshot/espeak_library.h); its
+            // headers come from libespeak-ng-dev.
+            linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(name: "EarshotCore"),
         .target(name: "EarshotScript", dependencies: ["EarshotCore"]),

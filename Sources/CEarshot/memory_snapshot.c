@@ -49,6 +49,17 @@ static const char *const state_libraries[] = {
     "libespeak-ng.so", "libc.so", "libm.so", "libsonic.so", "libpcaudio.so", "ld-linux", NULL,
 };
 
+/// The file name of the espeak-ng library this process opened, when it is not called libespeak-ng.so*.
+static char opened_library[256];
+
+void earshot_memory_snapshot_add_state_library(const char *path) {
+    const char *name = strrchr(path, '/');
+    name = name != NULL ? name + 1 : path;
+    size_t length = strlen(name);
+    if (length == 0 || length >= sizeof opened_library) return;
+    memcpy(opened_library, name, length + 1);
+}
+
 static int is_state_library(const char *path, size_t length) {
     const char *name = path;
     for (size_t index = 0; index < length; index++)
@@ -58,6 +69,9 @@ static int is_state_library(const char *path, size_t length) {
         size_t prefix = strlen(state_libraries[index]);
         if (name_length >= prefix && memcmp(name, state_libraries[index], prefix) == 0) return 1;
     }
+    size_t opened_length = strlen(opened_library);
+    if (opened_length > 0 && name_length == opened_length && memcmp(name, opened_library, opened_length) == 0)
+        return 1;
     return 0;
 }
 

@@ -15,6 +15,10 @@ __attribute__((visibility("hidden"))) int earshot_memory_snapshot_take(void);
 /// called `earshot_memory_snapshot_take` or one it calls, never from inside espeak-ng.
 __attribute__((visibility("hidden"))) void earshot_memory_snapshot_restore(void);
 
+/// Counts the library at `path` (the espeak-ng library opened at run time, under whatever file name) among
+/// the libraries whose writable memory is copied. Call before `earshot_memory_snapshot_take`.
+__attribute__((visibility("hidden"))) void earshot_memory_snapshot_add_state_library(const char *path);
+
 /// Bytes the copy holds (0 when none was taken).
 __attribute__((visibility("hidden"))) size_t earshot_memory_snapshot_size(void);
 

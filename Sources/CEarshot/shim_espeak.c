@@ -2,9 +2,8 @@
 // this file does too: the Swift owner thread is the only caller (see EspeakSynthesizer).
 #define _GNU_SOURCE  // close_range
 #include "CEarshot.h"
+#include "espeak_library.h"
 
-#include <espeak-ng/espeak_ng.h>
-#include <espeak-ng/speak_lib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -69,29 +68,39 @@ static int on_synth(short *wav, int numsamples, espeak_EVENT *events) {
 }
 
 int32_t earshot_espeak_initialize(const char *data_path, int32_t *sample_rate) {
-    espeak_ng_InitializePath(data_path);
+    const espeak_functions *espeak = espeak_library();
+    if (espeak == NULL) return EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE;
+    espeak->initialize_path(data_path);
     espeak_ng_ERROR_CONTEXT context = NULL;
-    espeak_ng_STATUS status = espeak_ng_Initialize(&context);
-    espeak_ng_ClearErrorContext(&context);
+    espeak_ng_STATUS status = espeak->initialize(&context);
+    espeak->clear_error_context(&context);
     if (status != ENS_OK) return (int32_t)status;
-    status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 0, NULL);
+    status = espeak->initialize_output(ENOUTPUT_MODE_SYNCHRONOUS, 0, NULL);
     if (status != ENS_OK) return (int32_t)status;
-    espeak_SetSynthCallback(on_synth);
-    *sample_rate = espeak_ng_GetSampleRate();
+    espeak->set_synth_callback(on_synth);
+    *sample_rate = espeak->get_sample_rate();
     return ENS_OK;
 }
 
 void earshot_espeak_version(char *buffer, size_t length) {
     if (length == 0) return;
+    buffer[0] = 0;
+    const espeak_functions *espeak = espeak_library();
+    if (espeak == NULL) return;
     const char *path = NULL;
-    const char *version = espeak_Info(&path);
+    const char *version = espeak->info(&path);
     snprintf(buffer, length, "%s", version != NULL ? version : "");
 }
 
 void earshot_espeak_status_message(int32_t status, char *buffer, size_t length) {
     if (length == 0) return;
     buffer[0] = 0;
-    espeak_ng_GetStatusCodeMessage((espeak_ng_STATUS)status, buffer, length);
+    const espeak_functions *espeak = espeak_library();
+    if (status == EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE || espeak == NULL) {
+        earshot_espeak_open(buffer, length);
+        return;
+    }
+    espeak->get_status_code_message((espeak_ng_STATUS)status, buffer, length);
     buffer[length - 1] = 0;
 }
 
@@ -105,7 +114,9 @@ int32_t earshot_espeak_set_voice(const char *name) {
         if (variant_length == 0 || variant_length > EARSHOT_VARIANT_NAME_MAX || strchr(plus + 1, '+') != NULL)
             return EARSHOT_ESPEAK_VOICE_NOT_FOUND;
     }
-    return (int32_t)espeak_ng_SetVoiceByName(name);
+    const espeak_functions *espeak = espeak_library();
+    if (espeak == NULL) return EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE;
+    return (int32_t)espeak->set_voice_by_name(name);
 }
 
 /// Appends `text` (of `count` bytes) and a newline at `*used`, writing only what fits in `length - 1`.
@@ -117,7 +128,8 @@ static void append_line(char *buffer, size_t length, size_t *used, const char *t
 
 size_t earshot_espeak_voice_names(char *buffer, size_t length) {
     size_t used = 0;
-    const espeak_VOICE **voices = espeak_ListVoices(NULL);
+    const espeak_functions *espeak = espeak_library();
+    const espeak_VOICE **voices = espeak != NULL ? espeak->list_voices(NULL) : NULL;
     for (size_t ix = 0; voices != NULL && voices[ix] != NULL; ix++) {
         const espeak_VOICE *voice = voices[ix];
         if (voice->name != NULL) append_line(buffer, length, &used, voice->name, strlen(voice->name));
@@ -175,11 +187,16 @@ int32_t earshot_espeak_voice_names_in_child(int32_t *child) {
 }
 
 int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value) {
-    return (int32_t)espeak_ng_SetParameter((espeak_PARAMETER)parameter, value, 0);
+    const espeak_functions *espeak = espeak_library();
+    if (espeak == NULL) return EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE;
+    return (int32_t)espeak->set_parameter((espeak_PARAMETER)parameter, value, 0);
 }
 
 int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot_speech_sink sink,
                                   void *context, int32_t *stopped_early) {
+    *stopped_early = 0;
+    const espeak_functions *espeak = espeak_library();
+    if (espeak == NULL) return EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE;
     current.sink = sink;
     current.context = context;
     current.limit = frame_limit;
@@ -188,8 +205,8 @@ int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot
     current.stopped = 0;
     *stopped_early = 0;
     unsigned int identifier = 0;
-    espeak_ng_STATUS status = espeak_ng_Synthesize(text, strlen(text) + 1, 0, POS_CHARACTER, 0,
-                                                   espeakCHARS_UTF8, &identifier, NULL);
+    espeak_ng_STATUS status = espeak->synthesize(text, strlen(text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8,
+                                                 &identifier, NULL);
     *stopped_early = current.stopped;
     current.sink = NULL;
     current.context = NULL;

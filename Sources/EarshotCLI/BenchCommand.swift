@@ -50,6 +50,9 @@ public struct BenchCommand: Command {
         ],
         examples: ["bench", "bench announcement-spam --stopwatch 0", "bench --scaling --steps 3"])
 
+    /// Its reference children and `--heard-phrases` speak; the library loads while the scripts are read.
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         if let list = arguments.value(Self.raw.long) { return try speakRaw(list, arguments, context: context) }
         if let list = arguments.value(Self.heardPhrases.long) {

@@ -48,6 +48,8 @@ public struct CheckCommand: Command {
             "check --watch Scripts/announcement-spam/",
         ])
 
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let outputs = try CheckOutputs(arguments)
         if arguments.flag(CheckWatch.option.long) {

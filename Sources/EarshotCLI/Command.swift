@@ -29,9 +29,17 @@ public protocol Command: Sendable {
 
     /// True for a command that handles Ctrl-C and SIGTERM itself (`listen`); others get `InterruptCleanup`.
     var handlesInterrupts: Bool { get }
+
+    /// True for a command that usually speaks: the dispatcher starts opening the espeak-ng library on a
+    /// background thread once its arguments are read (`EspeakLibrary.openInBackground()`), so the library loads
+    /// while the command reads its scripts. Others never load it unless they end up speaking.
+    var speaks: Bool { get }
 }
 
 extension Command {
     /// Commands leave interrupts to `InterruptCleanup` unless they say otherwise.
     public var handlesInterrupts: Bool { false }
+
+    /// Commands do not speak unless they say so.
+    public var speaks: Bool { false }
 }

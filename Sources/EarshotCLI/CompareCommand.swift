@@ -34,6 +34,8 @@ public struct CompareCommand: Command {
             "compare --readers voiceover,talkback,nvda,speech-dispatcher search -o readers.wav --html readers.html",
         ])
 
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try RenderOutputs.runCommand(arguments, scripts: "scripts", context: context, render: Self.render)
     }

@@ -57,6 +57,8 @@ public struct ListenCommand: Command {
     /// `listen` silences the device, restores the terminal and prints the transcript on Ctrl-C itself.
     public var handlesInterrupts: Bool { true }
 
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard arguments.flag(CheckWatch.option.long) else { return try playOnce(arguments, context: context) }
         guard arguments.value("interactive") == nil else { throw UsageError("--watch replays scripts or --compare") }

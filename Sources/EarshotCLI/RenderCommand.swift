@@ -37,6 +37,8 @@ public struct RenderCommand: Command {
             "render --profile sound-off Scripts/audio-only-task/after-voiceover.earshot -o out/sound-off.wav",
         ])
 
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try RenderOutputs.runCommand(arguments, scripts: "script", context: context, render: Self.render)
     }

@@ -35,6 +35,8 @@ public struct SamplesCommand: Command {
         ["render", script, "-o", wav, "--html", String(wav.dropLast(4)) + ".html", "--link-audio"]
     }
 
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let scripts = arguments.value("scripts") ?? ScenarioInputs.scriptsFolder() else {
             throw CommandFailure("no Scripts/ folder here or above; give --scripts")

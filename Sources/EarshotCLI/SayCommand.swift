@@ -38,6 +38,8 @@ public struct SayCommand: Command {
             "say --show-text 'Shipping $12.00. Total $61.99.'",
         ])
 
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let posted = arguments.arguments("text").joined(separator: " ")
         guard posted.contains(where: { !$0.isWhitespace }) else {

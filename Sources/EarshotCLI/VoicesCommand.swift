@@ -25,6 +25,9 @@ public struct VoicesCommand: Command {
         options: [VoiceOptions.voices],
         examples: ["voices", "voices --voices ~/my-voices"])
 
+    /// It measures every profile's rate by speaking.
+    public var speaks: Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let library = try VoiceOptions.library(arguments, context: context)
         let synthesizer = try VoiceOptions.synthesizer(for: library)

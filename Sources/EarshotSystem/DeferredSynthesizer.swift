@@ -60,7 +60,9 @@ public final class DeferredSynthesizer: Synthesizer, @unchecked Sendable {
         try synthesizer().synthesize(text, voice: voice, frameLimit: frameLimit)
     }
 
-    /// The espeak-ng library's version; needs no initialization.
+    /// The espeak-ng library's version; needs no initialization, but opens the library (waiting for an opening
+    /// already under way). Empty when it cannot be opened: nothing in the phrase cache matches then, and the
+    /// first phrase synthesized reports why.
     public static func libraryVersion() -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         earshot_espeak_version(&buffer, buffer.count)

@@ -4,6 +4,8 @@ import EarshotCore
 ///
 /// Every message names what was asked for and what to do about it, so a CLI can print it as is.
 public enum EspeakError: Error, Equatable, CustomStringConvertible {
+    /// The espeak-ng library could not be opened (not installed, or not an espeak-ng library).
+    case libraryUnavailable(library: String, reason: String)
     /// espeak-ng's initialization returned a failure status.
     case initializationFailed(dataPath: String?, code: Int, message: String)
     /// The private data folder (system data plus Earshot's custom variants) could not be built.
@@ -23,6 +25,9 @@ public enum EspeakError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .libraryUnavailable(let library, let reason):
+            return "cannot load the espeak-ng library \(library): \(reason). Install it with "
+                + "`apt-get install libespeak-ng1` (the README's commands do), or set EARSHOT_ESPEAK_LIBRARY to its path."
         case .initializationFailed(let dataPath, let code, let message):
             return "espeak-ng failed to initialize with data \(dataPath ?? "(system default)"): \(message) "
                 + "(status 0x\(String(code, radix: 16))). Install it with `apt-get install espeak-ng libespeak-ng-dev`."

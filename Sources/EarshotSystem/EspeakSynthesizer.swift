@@ -62,6 +62,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             if variants.isEmpty || fingerprint == instance.dataFolder.variantsFingerprint { return instance }
             throw .alreadyInitialized(requested: directory ?? "(none)", current: instance.dataPath)
         }
+        try EspeakLibrary.open()
         let created = try EspeakSynthesizer(dataFolder: try EspeakDataFolder.prepare(voicesDirectory: directory))
         instance = created
         return created

@@ -27,6 +27,7 @@ public enum RawEspeakReference {
     public static func speak(
         _ phrases: [(text: String, voice: VoiceProfile)], voicesDirectory: String?
     ) throws(EspeakError) -> Result {
+        try EspeakLibrary.open()
         let folder = try EspeakDataFolder.prepare(voicesDirectory: voicesDirectory)
         // espeak-ng's synthesis needs a deep stack; the thread is the process's espeak-ng owner from here on.
         let owner = OwnerThread(name: "earshot.raw-espeak", stackSize: 4 << 20)

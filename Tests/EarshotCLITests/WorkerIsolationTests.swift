@@ -1,3 +1,4 @@
+import EarshotSystem
 import Foundation
 import Testing
 
@@ -42,5 +43,33 @@ struct WorkerIsolationTests {
             let forked = outputs[1][name]
             #expect(restored == forked, "\(script): \(name) differs between restoring memory and forking per phrase")
         }
+    }
+
+    /// The memory copy finds espeak-ng's state by the library's file name; a library opened under another name
+    /// (`EARSHOT_ESPEAK_LIBRARY`) must be copied too, or phrases would depend on the ones before them.
+    @Test func aLibraryUnderAnotherFileNameIsRestoredToo() throws {
+        try #require(EarshotBinary.path != nil, "the earshot executable is built next to the tests")
+        try EspeakLibrary.open()
+        let root = NSTemporaryDirectory() + "earshot-isolation-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let renamed = root + "/speech-engine.so"
+        try Data(contentsOf: URL(fileURLWithPath: EspeakLibrary.name())).write(to: URL(fileURLWithPath: renamed))
+        var waves: [Data] = []
+        for isolation in [nil, "fork"] {
+            let folder = root + "/" + (isolation ?? "restore")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let result = try EarshotBinary.runProgram(
+                try #require(EarshotBinary.path),
+                ["render", "--no-cache", packageRoot + "/Scripts/announcement-spam/before-search.earshot", "-o",
+                 folder + "/speech.wav"],
+                environment: [
+                    "EARSHOT_VOICES": voicesFolder, "EARSHOT_ISOLATION": isolation, "EARSHOT_ESPEAK_LIBRARY": renamed,
+                ])
+            #expect(result.status == 0, "\(result.error)")
+            waves.append(try Data(contentsOf: URL(fileURLWithPath: folder + "/speech.wav")))
+        }
+        let same = waves[0] == waves[1]  // compared outside #expect, which would diff the bytes
+        #expect(same, "restoring memory and forking per phrase differ with the renamed library")
     }
 }

@@ -22,7 +22,28 @@ enum {
     EARSHOT_ESPEAK_SPEECH_STOPPED = 0x10000EFF,
     /// Not an espeak-ng code: the child process that synthesizes could not be started or died.
     EARSHOT_ISOLATION_FAILED = 0x7EA50001,
+    /// Not an espeak-ng code: the espeak-ng library could not be opened (earshot_espeak_open says why).
+    EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE = 0x7EA50002,
 };
+
+/// Opens the espeak-ng library once per process (later calls return at once): `libespeak-ng.so.1` found the
+/// way the dynamic loader finds libraries, or the file `EARSHOT_ESPEAK_LIBRARY` names. Every other
+/// earshot_espeak_ function opens it first and answers EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE when it cannot.
+/// Returns EARSHOT_ESPEAK_OK, or that status with the loader's reason in `problem` (NUL-terminated).
+int32_t earshot_espeak_open(char *problem, size_t length);
+
+/// Starts opening the library on a background thread and returns at once, so a command that will speak
+/// pays for loading it (and the libraries it needs) while doing other work. Callers that need it before
+/// that thread is done wait for it.
+void earshot_espeak_open_in_background(void);
+
+/// The library opened (its path, as the loader found it), or the name that could not be opened.
+void earshot_espeak_library_name(char *buffer, size_t length);
+
+/// Opens the library `name` apart from the process's own, checks that it has every function the shim
+/// uses, and closes it again. Returns EARSHOT_ESPEAK_OK, or EARSHOT_ESPEAK_LIBRARY_UNAVAILABLE with the
+/// reason in `problem`. For tests and diagnostics; changes nothing.
+int32_t earshot_espeak_try_library(const char *name, char *problem, size_t length);
 
 /// Event kinds delivered with audio (values of `espeak_EVENT_TYPE`).
 enum {
