@@ -50,8 +50,10 @@ public struct BenchCommand: Command {
         ],
         examples: ["bench", "bench announcement-spam --stopwatch 0", "bench --scaling --steps 3"])
 
-    /// Its reference children and `--heard-phrases` speak; the library loads while the scripts are read.
-    public var speaks: Bool { true }
+    /// Only its children speak (`--raw`, `--heard-phrases`); the measuring parent never opens espeak-ng.
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        arguments.value("raw") != nil || arguments.value("heard-phrases") != nil
+    }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         if let list = arguments.value(Self.raw.long) { return try speakRaw(list, arguments, context: context) }

@@ -18,6 +18,20 @@ public enum CacheOptions {
         "jobs", short: "j", valueName: "n",
         help: "Run up to N scripts at once, each phrase in its own espeak-ng process (default: the cores).")
 
+    /// The phrase folder a command with these arguments reads and writes; nil with `--no-cache` or without a
+    /// cache folder.
+    public static func usedFolder(_ arguments: ParsedArguments, environment: [String: String]) -> String? {
+        arguments.flag(noCache.long) ? nil : phraseFolder(environment: environment)
+    }
+
+    /// True when a command with these arguments will open espeak-ng whatever it says: no phrase cache, or one
+    /// whose ``EngineStamp`` no longer holds (so the library must be opened for its version). Commands that may be
+    /// answered from the cache open it ahead only then.
+    public static func needsEspeak(_ arguments: ParsedArguments, environment: [String: String]) -> Bool {
+        guard let folder = usedFolder(arguments, environment: environment) else { return true }
+        return EngineStamp.rememberedVersion(in: folder) == nil
+    }
+
     /// The environment variable naming the cache folder outright.
     public static let folderVariable = "EARSHOT_CACHE_DIR"
     /// The environment variable bounding the cache's size.
@@ -80,9 +94,7 @@ public enum CacheOptions {
     public static func phraseCache(
         _ espeak: DeferredSynthesizer, arguments: ParsedArguments, context: CommandContext, storesAudio: Bool = true
     ) throws -> PhraseCache? {
-        guard !arguments.flag(noCache.long), let folder = phraseFolder(environment: context.environment) else {
-            return nil
-        }
+        guard let folder = usedFolder(arguments, environment: context.environment) else { return nil }
         // Entries are written while the run goes on; `Earshot.main` waits for them before the process exits.
         return PhraseCache(
             base: espeak, identity: espeak.identity, folder: folder, limit: try limit(environment: context.environment),

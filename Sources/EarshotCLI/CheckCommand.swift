@@ -48,7 +48,10 @@ public struct CheckCommand: Command {
             "check --watch Scripts/announcement-spam/",
         ])
 
-    public var speaks: Bool { true }
+    /// It speaks unless the phrase cache answers (then it never opens espeak-ng).
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        CacheOptions.needsEspeak(arguments, environment: context.environment)
+    }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let outputs = try CheckOutputs(arguments)

@@ -30,10 +30,12 @@ public protocol Command: Sendable {
     /// True for a command that handles Ctrl-C and SIGTERM itself (`listen`); others get `InterruptCleanup`.
     var handlesInterrupts: Bool { get }
 
-    /// True for a command that usually speaks: the dispatcher starts opening the espeak-ng library on a
-    /// background thread once its arguments are read (`EspeakLibrary.openInBackground()`), so the library loads
-    /// while the command reads its scripts. Others never load it unless they end up speaking.
-    var speaks: Bool { get }
+    /// True when the command, run with `arguments`, is going to speak: the dispatcher then starts opening the
+    /// espeak-ng library on a background thread (`EspeakLibrary.openInBackground()`), so it loads while the
+    /// command reads its scripts. A command that may be answered from the phrase cache says true only when the
+    /// cache cannot answer (`CacheOptions.needsEspeak`); others never load the library unless they end up
+    /// speaking.
+    func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool
 }
 
 extension Command {
@@ -41,5 +43,5 @@ extension Command {
     public var handlesInterrupts: Bool { false }
 
     /// Commands do not speak unless they say so.
-    public var speaks: Bool { false }
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool { false }
 }

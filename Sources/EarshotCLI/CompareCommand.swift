@@ -34,7 +34,10 @@ public struct CompareCommand: Command {
             "compare --readers voiceover,talkback,nvda,speech-dispatcher search -o readers.wav --html readers.html",
         ])
 
-    public var speaks: Bool { true }
+    /// It speaks unless the phrase cache answers (then it never opens espeak-ng).
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        CacheOptions.needsEspeak(arguments, environment: context.environment)
+    }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try RenderOutputs.runCommand(arguments, scripts: "scripts", context: context, render: Self.render)

@@ -94,7 +94,7 @@ public enum Earshot {
                 return ExitCode.success
             }
             if !command.handlesInterrupts, context.catchesInterrupts { InterruptCleanup.install() }
-            if command.speaks { EspeakLibrary.openInBackground() }
+            if command.speaks(parsed, context: context) { EspeakLibrary.openInBackground() }
             return try command.run(parsed, context: context)
         } catch let error as UsageError {
             context.printError("\(context.program) \(signature.name): error: \(error.message)")

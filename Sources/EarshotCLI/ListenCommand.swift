@@ -57,7 +57,10 @@ public struct ListenCommand: Command {
     /// `listen` silences the device, restores the terminal and prints the transcript on Ctrl-C itself.
     public var handlesInterrupts: Bool { true }
 
-    public var speaks: Bool { true }
+    /// It speaks unless the phrase cache answers (then it never opens espeak-ng).
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        CacheOptions.needsEspeak(arguments, environment: context.environment)
+    }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard arguments.flag(CheckWatch.option.long) else { return try playOnce(arguments, context: context) }

@@ -37,7 +37,10 @@ public struct RenderCommand: Command {
             "render --profile sound-off Scripts/audio-only-task/after-voiceover.earshot -o out/sound-off.wav",
         ])
 
-    public var speaks: Bool { true }
+    /// It speaks unless the phrase cache answers (then it never opens espeak-ng).
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        CacheOptions.needsEspeak(arguments, environment: context.environment)
+    }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try RenderOutputs.runCommand(arguments, scripts: "script", context: context, render: Self.render)

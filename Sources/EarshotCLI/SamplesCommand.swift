@@ -35,7 +35,10 @@ public struct SamplesCommand: Command {
         ["render", script, "-o", wav, "--html", String(wav.dropLast(4)) + ".html", "--link-audio"]
     }
 
-    public var speaks: Bool { true }
+    /// It speaks unless the phrase cache answers (then it never opens espeak-ng).
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        CacheOptions.needsEspeak(arguments, environment: context.environment)
+    }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let scripts = arguments.value("scripts") ?? ScenarioInputs.scriptsFolder() else {

@@ -38,7 +38,7 @@ public struct SayCommand: Command {
             "say --show-text 'Shipping $12.00. Total $61.99.'",
         ])
 
-    public var speaks: Bool { true }
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool { true }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let posted = arguments.arguments("text").joined(separator: " ")

@@ -180,7 +180,9 @@ public enum ScenarioInputs {
         let directory = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         let library = try directory.map { try VoiceLibrary(directory: $0) }
-        let engine = DeferredSynthesizer(voicesDirectory: library?.directory)
+        let engine = DeferredSynthesizer(
+            voicesDirectory: library?.directory,
+            versionFolder: phraseCache ? CacheOptions.usedFolder(arguments, environment: context.environment) : nil)
         let pronunciations = library?.pronunciations ?? .empty
         // The phrase cache sits under the library: `--no-cache` (or no cache folder) gives espeak-ng itself.
         // A run that mixes no audio stores only timings in the cache (it reads both).

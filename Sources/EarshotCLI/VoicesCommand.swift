@@ -26,7 +26,7 @@ public struct VoicesCommand: Command {
         examples: ["voices", "voices --voices ~/my-voices"])
 
     /// It measures every profile's rate by speaking.
-    public var speaks: Bool { true }
+    public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool { true }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let library = try VoiceOptions.library(arguments, context: context)

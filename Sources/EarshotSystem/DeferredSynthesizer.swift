@@ -22,11 +22,14 @@ public final class DeferredSynthesizer: Synthesizer, @unchecked Sendable {
     private let lock = NSLock()
     private var started: EspeakSynthesizer?
 
-    /// A stand-in for the synthesizer with the variants of `voicesDirectory`.
-    public init(voicesDirectory: String?) {
+    /// A stand-in for the synthesizer with the variants of `voicesDirectory`. With `versionFolder` (the phrase
+    /// folder) the library's version comes from the ``EngineStamp`` there when it still holds, so a run answered
+    /// from the cache never opens the library; without it the library is opened to read its version.
+    public init(voicesDirectory: String?, versionFolder: String? = nil) {
         self.voicesDirectory = voicesDirectory
         identity = PhraseCache.Identity(
-            engineVersion: Self.libraryVersion(), normalizerVersion: TextNormalizer.version,
+            engineVersion: versionFolder.map { EngineStamp.version(rememberedIn: $0) } ?? Self.libraryVersion(),
+            normalizerVersion: TextNormalizer.version,
             variantsFingerprint: EspeakDataFolder.variantsFingerprint(voicesDirectory: voicesDirectory),
             sampleRate: Self.expectedSampleRate)
     }

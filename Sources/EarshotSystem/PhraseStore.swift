@@ -287,7 +287,7 @@ final class PhraseStore: @unchecked Sendable {
 
     /// True for the names of files this store writes and owns: entries and temporaries.
     static func isOwnedName(_ name: String) -> Bool {
-        isEntryName(name) || name.hasPrefix(temporaryPrefix)
+        isEntryName(name) || name.hasPrefix(temporaryPrefix) || EngineStamp.isStampName(name)
     }
 
     /// True for `<32 lower-case hex digits>.phrase`.
@@ -311,7 +311,8 @@ final class PhraseStore: @unchecked Sendable {
                 guard let attributes = try? manager.attributesOfItem(atPath: path),
                     attributes[.type] as? FileAttributeType == .typeRegular
                 else { continue }
-                if (try? manager.removeItem(atPath: path)) != nil {
+                // A stamp goes with the phrases but is not one.
+                if (try? manager.removeItem(atPath: path)) != nil, !EngineStamp.isStampName(name) {
                     files += 1
                     bytes += attributes[.size] as? Int ?? 0
                 }

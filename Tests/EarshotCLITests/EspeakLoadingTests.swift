@@ -75,4 +75,19 @@ struct EspeakLoadingTests {
         #expect(name.hasPrefix("/"), "\(name)")
         #expect(name.contains("libespeak-ng"), "\(name)")
     }
+
+    @Test func aCheckAnsweredFromThePhraseCacheNeverLoadsTheLibrary() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let script = packageRoot + "/Scripts/meaningful-announcement/before-cart.earshot"
+        let cache = ["EARSHOT_CACHE_DIR": folder.path + "/cache"]
+        let cold = try traced(["check", script], extra: cache)
+        #expect(!espeakLines(cold.error).isEmpty, "the cold run synthesizes, so it opens espeak-ng")
+        let warm = try traced(["check", script], extra: cache)
+        #expect(espeakLines(warm.error).isEmpty, "the warm run loaded espeak-ng: \(espeakLines(warm.error))")
+        #expect(warm.status == cold.status)
+        #expect(warm.output == cold.output, "the same verdicts from the cache")
+        let uncached = try traced(["check", "--no-cache", script], extra: cache)
+        #expect(!espeakLines(uncached.error).isEmpty, "--no-cache synthesizes")
+    }
 }
