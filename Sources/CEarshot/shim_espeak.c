@@ -535,7 +535,15 @@ static void stop_worker(voice_worker *worker) {
 
 /// At exit every worker is stopped and waited for, so their CPU time (and that of any child a worker
 /// waited for) is counted in this process's children, where `earshot bench` and `time` look for it.
+///
+/// Every worker is killed before any is waited for, so they are torn down side by side (each takes 1-2 ms
+/// to exit: its copy of this process's memory is unmapped).
 static void stop_workers_at_exit(void) {
+    for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
+        for (int index = 0; index < WORKER_VOICES; index++) {
+            voice_worker *worker = &slots[slot].workers[index];
+            if (worker->pid > 0) kill(worker->pid, SIGKILL);
+        }
     for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
         for (int index = 0; index < WORKER_VOICES; index++) stop_worker(&slots[slot].workers[index]);
 }
