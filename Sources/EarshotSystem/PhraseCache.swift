@@ -209,16 +209,16 @@ extension PhraseCache {
         }
 
         /// How many entries the folder holds and their total size in bytes.
-        public func usage() -> (files: Int, bytes: Int) {
-            let scanned = store.scan()
-            return (scanned.entries.count, scanned.total)
-        }
+        public func usage() -> (files: Int, bytes: Int) { store.usage() }
 
-        /// The entries that are not whole, valid entries (wrong format, truncated, checksum mismatch), by name.
+        /// The entries that are not whole, valid entries (wrong format, truncated, checksum mismatch), by name; a
+        /// pack (`packs/…`) is named when it is cut short or holds such an entry.
         public func damagedEntries() -> [String] {
             store.scan().entries.map(\.name).filter { name in
-                guard let data = store.read(name) else { return false }  // evicted meanwhile
-                return !PhraseEntry.isWellFormed(data)
+                guard let data = store.readWhole(store.folder + "/" + name) else { return false }  // evicted meanwhile
+                guard name.hasPrefix(PhraseStore.packFolderName + "/") else { return !PhraseEntry.isWellFormed(data) }
+                let unpacked = PhraseStore.unpack(data)
+                return !unpacked.whole || !unpacked.entries.allSatisfy { PhraseEntry.isWellFormed($0.data) }
             }
         }
 

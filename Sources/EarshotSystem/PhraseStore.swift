@@ -36,12 +36,15 @@ final class PhraseStore: @unchecked Sendable {
     private var backgroundFailure: (any Error)?
 
     /// The writer thread (one for the process, so writes keep their order).
-    private static let writer = BackgroundWriter()
-    private static let pendingLock = NSLock()
+    static let writer = BackgroundWriter()
+    static let pendingLock = NSLock()
     /// Queued entries by path, with the write that queued them (a later write of the same path replaces it).
-    nonisolated(unsafe) private static var pending: [String: (serial: Int, data: Data)] = [:]
+    nonisolated(unsafe) static var pending: [String: (serial: Int, data: Data)] = [:]
     /// Bytes queued and not yet written.
-    nonisolated(unsafe) private static var pendingBytes = 0
+    nonisolated(unsafe) static var pendingBytes = 0
+    /// The pack state of every phrase folder this process used (see PhraseStore+Packs.swift).
+    static let packStatesLock = NSLock()
+    nonisolated(unsafe) static var packStates: [String: PackState] = [:]
     /// Past this many queued bytes a write waits for the queue to drain, so memory stays bounded.
     static let pendingLimit = 8 << 20
 
@@ -58,6 +61,7 @@ final class PhraseStore: @unchecked Sendable {
 
     /// Waits until every write queued by any store in this process is in its folder (or failed).
     static func finishWrites() {
+        flushAllPacks()
         writer.wait()
     }
 
@@ -76,6 +80,12 @@ final class PhraseStore: @unchecked Sendable {
     func read(_ name: String) -> Data? {
         let path = folder + "/" + name
         if let queued = Self.pendingLock.withLock({ Self.pending[path]?.data }) { return queued }
+        if let packed = packedEntry(name) { return packed.data }
+        return readWhole(path)
+    }
+
+    /// The whole regular file at `path`, or nil.
+    func readWhole(_ path: String) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -95,15 +105,16 @@ final class PhraseStore: @unchecked Sendable {
         return complete ? data : nil
     }
 
-    /// Marks entry `name` as just used.
+    /// Marks entry `name` as just used (the pack holding it, for a packed entry).
     func touch(_ name: String) {
+        if let pack = packedEntry(name)?.pack { return touchPack(pack) }
         var times = [Self.useStamp(), Self.useStamp()]
         times[0].tv_nsec = Self.leaveAccessTime
         _ = utimensat(AT_FDCWD, folder + "/" + name, &times, 0)
     }
 
     /// `UTIME_OMIT` (a C macro Swift does not import): leave that time as it is.
-    private static let leaveAccessTime = (1 << 30) - 2
+    static let leaveAccessTime = (1 << 30) - 2
     private static let stampLock = NSLock()
     nonisolated(unsafe) private static var lastStamp = timespec()
 
@@ -151,11 +162,16 @@ final class PhraseStore: @unchecked Sendable {
             Self.pendingBytes += data.count
             return (serial, Self.pendingBytes)
         }
+        if data.count <= Self.packEntryLimit {
+            queueInPack(data, as: name, serial: serial)
+            if queued > Self.pendingLimit { Self.finishWrites() }
+            return
+        }
         Self.writer.submit {
             do {
                 try self.writeMakingFolder(data, as: name)
             } catch {
-                self.lock.withLock { self.backgroundFailure = self.backgroundFailure ?? error }
+                self.recordBackgroundFailure(error)
             }
             Self.pendingLock.withLock {
                 Self.pendingBytes -= data.count
@@ -163,6 +179,11 @@ final class PhraseStore: @unchecked Sendable {
             }
         }
         if queued > Self.pendingLimit { Self.finishWrites() }
+    }
+
+    /// Keeps the first failure on the writer thread for the next write to throw.
+    func recordBackgroundFailure(_ error: any Error) {
+        lock.withLock { backgroundFailure = backgroundFailure ?? error }
     }
 
     private func writeMakingFolder(_ data: Data, as name: String) throws {
@@ -185,11 +206,17 @@ final class PhraseStore: @unchecked Sendable {
             lock.withLock { folderMade = true }
         }
         let path = folder + "/" + name
-        let temporary =
-            folder + "/" + Self.temporaryPrefix + "\(getpid())-\(serial)-"
-            + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         var existing = stat()
         let previous = lstat(path, &existing) == 0 ? Int(existing.st_size) : 0
+        try writeAtomically(data, to: path, temporaryIn: folder, serial: serial)
+        noteWritten(bytes: data.count, replacing: previous)
+    }
+
+    /// Writes `data` to a temporary file in `temporaryFolder` and renames it to `path`.
+    func writeAtomically(_ data: Data, to path: String, temporaryIn temporaryFolder: String, serial: Int = 0) throws {
+        let temporary =
+            temporaryFolder + "/" + Self.temporaryPrefix + "\(getpid())-\(serial)-"
+            + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         do {
             try Self.writeFile(data, to: temporary)
             guard rename(temporary, path) == 0 else { throw Self.posixError() }
@@ -197,9 +224,13 @@ final class PhraseStore: @unchecked Sendable {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// Counts `bytes` written (in place of `previous` bytes) against the bound, evicting when over it.
+    func noteWritten(bytes: Int, replacing previous: Int) {
         let overBound = lock.withLock { () -> Bool in
             let known = estimate ?? scan().total
-            estimate = known + data.count - (estimate == nil ? 0 : previous)
+            estimate = known + bytes - (estimate == nil ? 0 : previous)
             return (estimate ?? 0) > limit
         }
         if overBound { evict() }
@@ -265,6 +296,19 @@ final class PhraseStore: @unchecked Sendable {
             guard Self.isEntryName(name) else { continue }
             entries.append((name, attributes[.size] as? Int ?? 0, used))
         }
+        // Each pack is one entry of the bound: used, evicted and cleared as a whole.
+        for name in (try? manager.contentsOfDirectory(atPath: packFolder)) ?? [] {
+            let path = packFolder + "/" + name
+            guard let attributes = try? manager.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            else { continue }
+            let used = attributes[.modificationDate] as? Date ?? .distantPast
+            if name.hasPrefix(Self.temporaryPrefix), now.timeIntervalSince(used) > Self.staleTemporaryAge {
+                try? manager.removeItem(atPath: path)
+            }
+            guard Self.isPackName(name) else { continue }
+            entries.append((Self.packFolderName + "/" + name, attributes[.size] as? Int ?? 0, used))
+        }
         entries.sort { ($0.used, $0.name) < ($1.used, $1.name) }
         return (entries, entries.reduce(0) { $0 + $1.size })
     }
@@ -298,6 +342,16 @@ final class PhraseStore: @unchecked Sendable {
         return stem.count == 32 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
+    /// How many entries the folder holds (a pack counts as the entries in it) and their files' total size.
+    func usage() -> (files: Int, bytes: Int) {
+        let scanned = scan()
+        let entries = scanned.entries.reduce(0) { count, entry in
+            guard entry.name.hasPrefix(Self.packFolderName + "/") else { return count + 1 }
+            return count + (readWhole(folder + "/" + entry.name).map { Self.unpack($0).entries.count } ?? 0)
+        }
+        return (entries, scanned.total)
+    }
+
     /// Removes every entry and temporary file; returns how many files and bytes were removed. Nothing else in
     /// the folder is touched, and the folder itself is removed only when that leaves it empty.
     func clear() -> (files: Int, bytes: Int) {
@@ -317,6 +371,20 @@ final class PhraseStore: @unchecked Sendable {
                     bytes += attributes[.size] as? Int ?? 0
                 }
             }
+            // Packs count as the entries they hold.
+            for name in (try? manager.contentsOfDirectory(atPath: packFolder)) ?? []
+            where Self.isPackName(name) || name.hasPrefix(Self.temporaryPrefix) {
+                let path = packFolder + "/" + name
+                let data = Self.isPackName(name) ? readWhole(path) : nil
+                if (try? manager.removeItem(atPath: path)) != nil, let data {
+                    files += Self.unpack(data).entries.count
+                    bytes += data.count
+                }
+            }
+            if (try? manager.contentsOfDirectory(atPath: packFolder))?.isEmpty == true {
+                try? manager.removeItem(atPath: packFolder)
+            }
+            forgetPacks()
             if (try? manager.contentsOfDirectory(atPath: folder))?.isEmpty == true {
                 try? manager.removeItem(atPath: folder)
             }
@@ -329,7 +397,7 @@ final class PhraseStore: @unchecked Sendable {
 
 /// A thread that runs submitted jobs in order, started at the first job. It keeps the normal priority: a lower one
 /// starved it while parallel jobs kept both cores busy, and the run then waited for it at the end (measured).
-private final class BackgroundWriter: @unchecked Sendable {
+final class BackgroundWriter: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
     private var running = false
