@@ -1,0 +1,134 @@
+import EarshotCore
+import Foundation
+import Testing
+
+@testable import EarshotSystem
+
+/// Small entries are kept in packs (one file per run): found again by any later reader, the newest entry of a
+/// name winning, merged when they pile up, bounded and cleared like entries, and a damaged pack costs only what
+/// it cannot prove whole.
+@Suite(.serialized) struct PhrasePackTests {
+    static func name(_ number: Int) -> String {
+        let digits = String(number, radix: 16)
+        return String(repeating: "0", count: 32 - digits.count) + digits + ".phrase"
+    }
+
+    static func packs(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/packs")) ?? []).filter(PhraseStore.isPackName)
+            .sorted()
+    }
+
+    static func entryFiles(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(PhraseStore.isEntryName)
+    }
+
+    /// What a reader in a new process knows: nothing of the folder's packs yet.
+    static func newProcess(_ folder: String) {
+        PhraseStore(folder: folder, limit: 1 << 30).forgetPacks()
+    }
+
+    @Test func aRunsTimingsGoIntoOnePackThatALaterReaderFinds() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let identity = PhraseCacheTests.identity(synthesizer)
+        let writer = PhraseCache(
+            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        let texts = (1...50).map { SpeechText(verbatim: "Item \($0) of 50") }
+        for (index, text) in texts.enumerated() {
+            let timing = SpeechTiming(
+                text: text.posted, frameCount: 10_000 + index, sampleRate: 22_050,
+                words: [WordBoundary(frame: 200, textRange: 0..<4)])
+            writer.store(timing, of: text, voice: .standard)
+        }
+        PhraseCache.finishWrites()
+        #expect(Self.entryFiles(in: folder).isEmpty, "no file per timing")
+        #expect(Self.packs(in: folder).count == 1)
+        Self.newProcess(folder)
+        let reader = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
+        let frames = texts.map { reader.timing(of: $0, voice: .standard, sampleRate: 22_050)?.frameCount }
+        #expect(frames == (0..<50).map { 10_000 + $0 })
+        #expect(reader.statistics.hits == 50 && reader.statistics.damaged == 0)
+        #expect(PhraseCache.Folder(path: folder).usage().files == 50)
+    }
+
+    @Test(arguments: [false, true])
+    func theNewerPackOfANameWins(newerFirstWritten: Bool) throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 1 << 30)
+        let stamps = newerFirstWritten ? ["00000000000000000002", "00000000000000000001"] : [
+            "00000000000000000001", "00000000000000000002",
+        ]
+        try store.writePack([(Self.name(1), Data("first".utf8))], stamp: stamps[0])
+        try store.writePack([(Self.name(1), Data("second".utf8))], stamp: stamps[1])
+        Self.newProcess(folder)
+        let read = store.read(Self.name(1)).map { String(decoding: $0, as: UTF8.self) }
+        #expect(read == (newerFirstWritten ? "first" : "second"), "the pack named later was written later")
+    }
+
+    @Test func manyPacksAreMergedIntoOneHoldingEveryEntry() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 1 << 30)
+        for number in 1...10 {
+            try store.writePack([(Self.name(number), Data("entry \(number)".utf8))], stamp: nil)
+        }
+        #expect(Self.packs(in: folder).count == 10)
+        Self.newProcess(folder)
+        #expect(store.read(Self.name(3)) == Data("entry 3".utf8))
+        PhraseStore.finishWrites()
+        #expect(Self.packs(in: folder).count == 1, "\(Self.packs(in: folder))")
+        Self.newProcess(folder)
+        for number in 1...10 { #expect(store.read(Self.name(number)) == Data("entry \(number)".utf8)) }
+    }
+
+    @Test func aPackCutShortKeepsItsWholeEntriesAndTheAuditNamesIt() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 1 << 30)
+        let file = try store.writePack(
+            (1...3).map { (Self.name($0), Data(repeating: UInt8($0), count: 100)) }, stamp: nil)
+        let path = folder + "/packs/" + file
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(PhraseStore.unpack(bytes).whole)
+        try bytes.dropLast(10).write(to: URL(fileURLWithPath: path))
+        Self.newProcess(folder)
+        #expect(store.read(Self.name(1)) == Data(repeating: 1, count: 100))
+        #expect(store.read(Self.name(2)) == Data(repeating: 2, count: 100))
+        #expect(store.read(Self.name(3)) == nil, "the entry cut short is a miss")
+        #expect(PhraseCache.Folder(path: folder).damagedEntries() == ["packs/" + file])
+        try Data("not a pack".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(PhraseStore.unpack(Data("not a pack".utf8)).entries.isEmpty)
+    }
+
+    @Test func clearRemovesPacksAndCountsTheirEntries() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 1 << 30)
+        try store.writePack((1...3).map { (Self.name($0), Data("x".utf8)) }, stamp: nil)
+        try store.write(Data("a file".utf8), as: Self.name(9))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: folder + "/packs/notes.txt"))
+        #expect(PhraseCache.Folder(path: folder).usage().files == 4)
+        let removed = PhraseCache.Folder(path: folder).clear()
+        #expect(removed.files == 4)
+        #expect(Self.packs(in: folder).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: folder + "/packs/notes.txt"), "not the cache's: kept")
+        #expect(store.read(Self.name(1)) == nil, "a cleared entry is not remembered")
+    }
+
+    @Test func packsCountTowardTheBoundAndTheLeastRecentlyUsedGoesFirst() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 2_500)
+        let first = try store.writePack([(Self.name(1), Data(repeating: 1, count: 1_000))], stamp: nil)
+        let second = try store.writePack([(Self.name(2), Data(repeating: 2, count: 1_000))], stamp: nil)
+        Self.newProcess(folder)
+        #expect(store.read(Self.name(1)) != nil)
+        store.touch(Self.name(1))  // the first pack is now the most recently used
+        let third = try store.writePack([(Self.name(3), Data(repeating: 3, count: 1_000))], stamp: nil)
+        let left = Self.packs(in: folder)
+        #expect(left.contains(first) && left.contains(third), "\(left)")
+        #expect(!left.contains(second), "the least recently used pack is evicted")
+    }
+}
