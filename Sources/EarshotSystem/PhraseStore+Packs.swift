@@ -4,14 +4,14 @@ import Foundation
     import Glibc
 #endif
 
-/// Small entries kept together: a pack is one file holding many entries, so a run that stores a hundred timings
+/// Timings kept together: a pack is one file holding many entries, so a run that stores a hundred timings
 /// creates one file instead of a hundred.
 ///
 /// Creating a file is the costly part of storing a timing (a few hundred bytes): on ext4, after many files were
 /// deleted nearby, each creation spent 0.5-1 ms in the kernel looking for a free inode, and a cold `check --jobs 2`
 /// of the 24 scripts waited ~90 ms for its writer thread (measured: 180-210 ms against 93 ms with `--no-cache`).
 ///
-/// A store that writes in the background (the one `earshot` uses) queues entries up to ``packEntryLimit`` bytes in
+/// A store that writes in the background (the one `earshot` uses) queues timing entries (``isPackable(_:)``) in
 /// a pack of the process and writes the pack as one file in `packs/` when it holds ``packFlushBytes`` or when the
 /// run's writes finish. Packs are named `<creation time in ns, 20 digits>-<pid>-<random>.pack`; a reader loads
 /// every pack of the folder once, in name order, so the entry of a later pack replaces an earlier one's (a longer
@@ -20,8 +20,10 @@ import Foundation
 /// removes them. Every entry keeps its own key and checksum, so a pack cut short or damaged loses only what it
 /// cannot prove whole, and each of its entries is still checked when read.
 extension PhraseStore {
-    /// Entries up to this size go into packs (a timing is a few hundred bytes; audio is far larger).
-    static let packEntryLimit = 16 << 10
+    /// True for the entries packs hold: timings (a few hundred bytes each). Audio stays one file per phrase: its
+    /// entries are large, and a name must always be stored the same way, or a pack's older, shorter entry could
+    /// hide the file that replaced it.
+    static func isPackable(_ data: Data) -> Bool { data.starts(with: TimingEntry.magic) }
     /// A process writes its pack once it holds this much.
     static let packFlushBytes = 1 << 20
     /// A reader that finds more packs than this merges them into one.

@@ -162,7 +162,7 @@ final class PhraseStore: @unchecked Sendable {
             Self.pendingBytes += data.count
             return (serial, Self.pendingBytes)
         }
-        if data.count <= Self.packEntryLimit {
+        if Self.isPackable(data) {
             queueInPack(data, as: name, serial: serial)
             if queued > Self.pendingLimit { Self.finishWrites() }
             return

@@ -131,4 +131,26 @@ import Testing
         #expect(left.contains(first) && left.contains(third), "\(left)")
         #expect(!left.contains(second), "the least recently used pack is evicted")
     }
+
+    /// Audio is never packed: a phrase first cut short (a small entry) and later synthesized whole (a large one)
+    /// must not leave the short one in a pack hiding the whole one from every later run.
+    @Test func aPhraseCutShortThenSynthesizedWholeIsAnsweredWholeByTheNextRun() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let identity = PhraseCacheTests.identity(synthesizer)
+        let text = "Your order is on the way and arrives in twelve minutes."
+        let first = PhraseCache(
+            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        let cut = try first.synthesize(text, voice: .standard, frameLimit: 2_000)
+        let whole = try first.synthesize(text, voice: .standard, frameLimit: nil)
+        PhraseCache.finishWrites()
+        #expect(cut.samples.count == 2_000 && whole.samples.count > 20_000)
+        Self.newProcess(folder)
+        let next = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
+        let again = try next.synthesize(text, voice: .standard, frameLimit: nil)
+        #expect(next.statistics.syntheses == 0 && next.statistics.hits == 1, "\(next.statistics)")
+        let same = again.samples == whole.samples  // compared outside #expect, which would diff the samples
+        #expect(same)
+    }
 }
