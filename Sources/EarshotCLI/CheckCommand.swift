@@ -2,6 +2,7 @@ import EarshotAudio
 import EarshotCore
 import EarshotReport
 import EarshotScript
+import EarshotSystem
 import Foundation
 
 /// `earshot check PATH...`: runs scenario scripts headlessly with real espeak-ng durations and judges them.
@@ -102,6 +103,8 @@ public struct CheckCommand: Command {
                 try AtomicFile.write(report.run.timeline.jsonLines(), to: name)
             }
         }
+        // The run's timings go to the folder now, not at exit: `--watch` runs on, and may be stopped with Ctrl-C.
+        PhraseCache.writeQueuedPacks()
         let checkReport = CheckReport(reports, golden: golden)
         try outputs.finish(checkReport, context: context)
         let changed = checkReport.changedTranscripts.count

@@ -95,6 +95,12 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         self.warn = warn
     }
 
+    /// Hands the timings queued for this process's pack to the writer thread without waiting, so they reach the
+    /// folder even if the process is then stopped (`check --watch` calls it after each run).
+    public static func writeQueuedPacks() {
+        PhraseStore.flushAllPacks()
+    }
+
     /// Waits until every entry queued by a cache in this process is written.
     public static func finishWrites() {
         PhraseStore.finishWrites()

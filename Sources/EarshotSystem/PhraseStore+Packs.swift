@@ -24,8 +24,10 @@ extension PhraseStore {
     /// entries are large, and a name must always be stored the same way, or a pack's older, shorter entry could
     /// hide the file that replaced it.
     static func isPackable(_ data: Data) -> Bool { data.starts(with: TimingEntry.magic) }
-    /// A process writes its pack once it holds this much.
+    /// A process writes its pack once it holds this much,
     static let packFlushBytes = 1 << 20
+    /// or once its first entry has waited this long (a long or interrupted run keeps what it synthesized).
+    static let packFlushAge: TimeInterval = 2
     /// A reader that finds more packs than this merges them into one.
     static let packsBeforeMerging = 8
     /// The first line of a pack.
@@ -104,11 +106,14 @@ extension PhraseStore {
     /// it is full or when writes finish.
     func queueInPack(_ data: Data, as name: String, serial: Int) {
         let state = Self.packState(for: folder)
+        let now = Date()
         let full = state.lock.withLock { () -> Bool in
             state.store = self
+            if state.buffer.isEmpty { state.firstQueued = now }
             state.buffer.append((name, data, serial))
             state.bufferBytes += data.count
             return state.bufferBytes >= Self.packFlushBytes
+                || now.timeIntervalSince(state.firstQueued) >= Self.packFlushAge
         }
         if full { Self.writer.submit { self.flushPack() } }
     }
@@ -216,7 +221,8 @@ extension PhraseStore {
         }
     }
 
-    /// Writes every queued pack (before waiting for the writer thread).
+    /// Hands every queued pack to the writer thread (``finishWrites()`` then waits for it; a run that goes on, such
+    /// as `check --watch` between runs, calls this alone).
     static func flushAllPacks() {
         let stores = packStatesLock.withLock { packStates.values.compactMap { state in state.lock.withLock { state.store } } }
         for store in stores { writer.submit { store.flushPack() } }
@@ -237,6 +243,8 @@ final class PackState: @unchecked Sendable {
     /// Entries queued for this process's next pack, with the write serial that queued each.
     var buffer: [(name: String, data: Data, serial: Int)] = []
     var bufferBytes = 0
+    /// When the first entry of the buffer was queued.
+    var firstQueued = Date()
     /// The store that queued the last entry (it writes the pack).
     var store: PhraseStore?
 }

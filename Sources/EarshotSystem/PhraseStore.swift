@@ -6,7 +6,8 @@ import Foundation
 
 /// The folder of cached phrases: whole-file reads, atomic writes, least-recently-used eviction.
 ///
-/// Every entry is a file `<32 hex digits>.phrase` in ``folder``. A write goes to a hidden temporary file
+/// Every entry is a file `<32 hex digits>.phrase` in ``folder``, except the timings a background-writing store
+/// keeps in packs (PhraseStore+Packs.swift). A write goes to a hidden temporary file
 /// (`.tmp-…`) in the same folder that is renamed over the entry, so a reader in this or another process sees
 /// the old entry, the new one or none, never half of one; no lock is taken, and two processes writing the same
 /// entry both leave a whole one. An entry's modification time is its last use: set when written and on every
