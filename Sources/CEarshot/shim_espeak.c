@@ -203,7 +203,6 @@ int32_t earshot_espeak_synthesize(const char *text, int64_t frame_limit, earshot
     current.delivered = 0;
     current.reached_limit = frame_limit == 0;
     current.stopped = 0;
-    *stopped_early = 0;
     unsigned int identifier = 0;
     espeak_ng_STATUS status = espeak->synthesize(text, strlen(text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8,
                                                  &identifier, NULL);
