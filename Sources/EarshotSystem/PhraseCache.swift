@@ -228,10 +228,14 @@ extension PhraseCache {
             }
         }
 
-        /// Temporary files in the folder (writes in progress, or left by a writer that died).
+        /// Temporary files in the folder and its packs folder (writes in progress, or left by a writer that died).
         public func temporaryFiles() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: store.folder)) ?? [])
-                .filter { $0.hasPrefix(PhraseStore.temporaryPrefix) }.sorted()
+            let manager = FileManager.default
+            let packs = ((try? manager.contentsOfDirectory(atPath: store.packFolder)) ?? []).map {
+                PhraseStore.packFolderName + "/" + $0
+            }
+            return (((try? manager.contentsOfDirectory(atPath: store.folder)) ?? []) + packs)
+                .filter { ($0 as NSString).lastPathComponent.hasPrefix(PhraseStore.temporaryPrefix) }.sorted()
         }
 
         /// Removes every entry (and temporary file the cache left); nothing else. Returns files and bytes removed.
