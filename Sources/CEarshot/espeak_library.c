@@ -6,8 +6,10 @@
 #include "memory_snapshot.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
+#ifdef __linux__
+#include <link.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The espeak-ng library's version, remembered beside the phrase cache so a run answered from the cache
@@ -140,8 +142,13 @@ struct FileIdentity: Equatable, CustomStringConvertible {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
-        modified = status.st_mtim
-        changed = status.st_ctim
+        #if os(Linux)
+            modified = status.st_mtim
+            changed = status.st_ctim
+        #else
+            modified = status.st_mtimespec
+            changed = status.st_ctimespec
+        #endif
     }
 
     /// `device inode size mtime ctime`, times as `seconds.nanoseconds`.
