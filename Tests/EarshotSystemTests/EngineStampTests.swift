@@ -22,13 +22,23 @@ struct EngineStampTests {
         return (path, ["EARSHOT_ESPEAK_LIBRARY": path])
     }
 
+    /// A copied library, its stamp lines, and (with `remembering`) a stamp of a version no library has, so only
+    /// the stamp can be the source of that version.
+    func stamped(in folder: Folder, remembering: Bool = true) throws -> (
+        library: String, environment: [String: String], identity: String
+    ) {
+        let (library, environment) = try copiedLibrary(in: folder)
+        let identity = try #require(EngineStamp.identity(library: library, environment: environment))
+        if remembering {
+            EngineStamp.remember("9.99-stamped", identity: identity, in: folder.path, environment: environment)
+        }
+        return (library, environment, identity)
+    }
+
     @Test func aStampIsBelievedWhileItsLibraryIsTheSameFile() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (library, environment) = try copiedLibrary(in: folder)
-        let identity = try #require(EngineStamp.identity(library: library, environment: environment))
-        // A version no library has: only the stamp can be its source.
-        EngineStamp.remember("9.99-stamped", identity: identity, in: folder.path, environment: environment)
+        let (_, environment, _) = try stamped(in: folder)
         #expect(EngineStamp.rememberedVersion(in: folder.path, environment: environment) == "9.99-stamped")
         #expect(EngineStamp.version(rememberedIn: folder.path, environment: environment) == "9.99-stamped")
     }
@@ -36,9 +46,7 @@ struct EngineStampTests {
     @Test func aReplacedLibraryFileIsNotBelieved() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (library, environment) = try copiedLibrary(in: folder)
-        let identity = try #require(EngineStamp.identity(library: library, environment: environment))
-        EngineStamp.remember("9.99-stamped", identity: identity, in: folder.path, environment: environment)
+        let (library, environment, _) = try stamped(in: folder)
         // What a package upgrade does: a new file renamed over the old one (same bytes here).
         let bytes = try Data(contentsOf: URL(fileURLWithPath: library))
         try bytes.write(to: URL(fileURLWithPath: library + ".new"))
@@ -54,11 +62,10 @@ struct EngineStampTests {
     @Test func anotherLoaderEnvironmentHasItsOwnStamp() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (library, environment) = try copiedLibrary(in: folder)
-        let identity = try #require(EngineStamp.identity(library: library, environment: environment))
-        EngineStamp.remember("9.99-stamped", identity: identity, in: folder.path, environment: environment)
+        let (_, environment, _) = try stamped(in: folder)
         var other = environment
         other["LD_LIBRARY_PATH"] = folder.path
+        #expect(EngineStamp.rememberedVersion(in: folder.path, environment: environment) == "9.99-stamped")
         #expect(EngineStamp.rememberedVersion(in: folder.path, environment: other) == nil)
         #expect(
             EngineStamp.stampPath(in: folder.path, environment: other)
@@ -68,8 +75,7 @@ struct EngineStampTests {
     @Test func aStampThatIsNotWholeIsNotBelieved() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (library, environment) = try copiedLibrary(in: folder)
-        let identity = try #require(EngineStamp.identity(library: library, environment: environment))
+        let (_, environment, identity) = try stamped(in: folder, remembering: false)
         let path = EngineStamp.stampPath(in: folder.path, environment: environment)
         let whole = identity + "\nversion 9.99-stamped\n"
         for broken in [String(whole.dropLast()), identity + "\nversion \n", "", "version 9.99\n",
@@ -84,9 +90,7 @@ struct EngineStampTests {
     @Test func clearingTheCacheRemovesStamps() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let (library, environment) = try copiedLibrary(in: folder)
-        let identity = try #require(EngineStamp.identity(library: library, environment: environment))
-        EngineStamp.remember("9.99-stamped", identity: identity, in: folder.path, environment: environment)
+        let (library, environment, _) = try stamped(in: folder)
         let name = (EngineStamp.stampPath(in: folder.path, environment: environment) as NSString).lastPathComponent
         #expect(EngineStamp.isStampName(name))
         #expect(!EngineStamp.isStampName("engine-XYZ.stamp"))
