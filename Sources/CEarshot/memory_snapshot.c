@@ -245,6 +245,23 @@ static size_t arena_heap_writable(uintptr_t start, size_t page) {
     return header->writable_size;
 }
 
+/// Whether the mapping is anonymous memory: no path, or one the kernel gives named anonymous memory.
+static int is_anonymous(const mapping *entry) {
+    return entry->path_length == 0 || (entry->path_length >= 6 && memcmp(entry->path, "[anon:", 6) == 0);
+}
+
+/// The end of the writable private anonymous memory that runs on without a gap from `mappings[index]`, looking
+/// no further than `needed`.
+static uintptr_t writable_anonymous_end(int index, int count, uintptr_t needed) {
+    uintptr_t end = mappings[index].end;
+    for (int next = index + 1; next < count && end < needed; next++) {
+        const mapping *entry = &mappings[next];
+        if (entry->start != end || strcmp(entry->permissions, "rw-p") != 0 || !is_anonymous(entry)) break;
+        end = entry->end;
+    }
+    return end;
+}
+
 int earshot_memory_snapshot_take(void) {
     if (snapshot.copy != NULL) return 0;
     // The allocator must never hand heap memory back to the kernel: after a restore it would count memory
@@ -268,7 +285,7 @@ int earshot_memory_snapshot_take(void) {
     for (int index = 0; index < count && !failed; index++) {
         const mapping *entry = &mappings[index];
         int writable_private = strcmp(entry->permissions, "rw-p") == 0;
-        int anonymous = entry->path_length == 0;
+        int anonymous = is_anonymous(entry);
         int library = !anonymous && is_state_library(entry->path, entry->path_length);
         int tail = anonymous && after_library && index > 0 && entry->start == mappings[index - 1].end;
         int heap = entry->path_length == 6 && memcmp(entry->path, "[heap]", 6) == 0;
@@ -282,12 +299,20 @@ int earshot_memory_snapshot_take(void) {
         if (!anonymous) continue;
         // Every thread arena, not only this thread's: a block another thread allocated can be freed here, and
         // the allocator then changes that block's arena. They are found by their headers, as the kernel may
-        // have merged an arena's mapping with its neighbours.
+        // have merged an arena's mapping with its neighbours, or split it: memory a forked process makes
+        // writable is never merged with what it inherited, so an arena that grew in a worker spans two
+        // mappings or more.
         uintptr_t first = (entry->start + ARENA_HEAP_SIZE - 1) / ARENA_HEAP_SIZE * ARENA_HEAP_SIZE;
         for (uintptr_t start = first; start + page <= entry->end && !failed; start += ARENA_HEAP_SIZE) {
             size_t writable = arena_heap_writable(start, page);
-            if (writable == 0 || start + writable > entry->end) continue;
+            if (writable == 0) continue;
             if (stack >= start && stack < start + writable) continue;  // never this very stack
+            // A header whose writable part is not all writable anonymous memory would be an arena this code
+            // does not understand: leaving it out would restore the allocator half-way, so no copy at all.
+            if (writable_anonymous_end(index, count, start + writable) < start + writable) {
+                failed = 1;
+                break;
+            }
             if (add_mapping(pagemap, start, start + writable, page, &copy_size) != 0) failed = 1;
             if (writable < ARENA_HEAP_SIZE) {
                 if (arena_reserve_count == ARENA_RESERVES_MAX) {
