@@ -126,6 +126,8 @@ public enum ScenarioInputs {
         }
         /// Timings and audio, cached across scripts.
         public var speech: SpeechLibrary
+        /// Profiles already found acceptable by this speech's espeak-ng or phrase cache.
+        private let accepted = AcceptedVoices()
 
         /// The voice for a document: `--voice`, else the header's `voice`, else `default`.
         public func voice(for document: ScenarioDocument, override: String?) throws -> VoiceProfile {
@@ -136,6 +138,9 @@ public enum ScenarioInputs {
                 }
                 return .standard
             }
+            // A profile is checked once per run of scripts, not once per script: in a folder that was a round trip
+            // to an espeak-ng helper (or a cache read) for each script, all for the same one or two voices.
+            if let profile = try? library.profile(named: name), accepted.contains(profile) { return profile }
             // A voice the cache saw accepted needs no espeak-ng; starting it is not a fault of the voice.
             let known = (try? library.profile(named: name)).map { phraseCache?.knowsValid($0) == true } ?? false
             let synthesizer = known ? nil : try self.synthesizer
@@ -145,6 +150,7 @@ public enum ScenarioInputs {
                     try library.validate(profile, with: synthesizer)
                     phraseCache?.recordValid(profile)
                 }
+                accepted.insert(profile)
                 return profile
             } catch let error as VoiceFileError {
                 // The profile exists but its file asks espeak-ng for something it lacks: the file's line is at fault.
@@ -231,4 +237,14 @@ public enum ScenarioInputs {
         let voice = try speech.voice(for: document, override: arguments.value(VoiceOptions.voice.long))
         return try ScenarioRunner.run(document, profile: profile, voice: voice, speech: speech.speech)
     }
+}
+
+/// The voice profiles a ``ScenarioInputs/Speech`` has accepted, shared by the scripts it runs side by side.
+private final class AcceptedVoices: @unchecked Sendable {
+    private let lock = NSLock()
+    private var profiles: Set<VoiceProfile> = []
+
+    func contains(_ profile: VoiceProfile) -> Bool { lock.withLock { profiles.contains(profile) } }
+
+    func insert(_ profile: VoiceProfile) { _ = lock.withLock { profiles.insert(profile) } }
 }
