@@ -10,7 +10,7 @@ APT_PACKAGES = libespeak-ng-dev espeak-ng libasound2-dev libasound2-plugins puls
                sox alsa-utils fonts-noto-color-emoji chromium python3-jsonschema speech-dispatcher \
                speech-dispatcher-espeak-ng
 
-.PHONY: deps build release demo test check clean install install-files uninstall release-all consumer sanitize
+.PHONY: deps build build-tests release demo test check clean install install-files uninstall release-all consumer sanitize
 
 # Installs the Debian packages Earshot needs; does nothing when they are all present.
 deps:
@@ -29,8 +29,18 @@ deps:
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema \
 	  || { echo "no jsonschema module for $$(command -v python3); run: python3 -m pip install jsonschema" >&2; exit 1; }
 
+# Every build puts beside its earshot the stand-in for espeak-ng's playback library (tools/playback-stand-in:
+# espeak-ng then loads without PulseAudio and ~30 other libraries it never uses in Earshot).
+STAND_IN = tools/playback-stand-in/build.sh
+
 build: deps
 	$(SWIFT) build --build-path $(BUILD_DIR)
+	$(STAND_IN) $(BUILD_DIR)/debug
+
+# The package and its tests in debug, with the stand-in: the test stages' one build.
+build-tests: deps
+	$(SWIFT) build --build-path $(BUILD_DIR) --build-tests
+	$(STAND_IN) $(BUILD_DIR)/debug
 
 # Release builds link the Swift runtime and Foundation into the binary (--static-swift-stdlib): `earshot`
 # then starts in about 7 ms instead of 13 (perf stat of `earshot --version`), which every command pays once
@@ -41,11 +51,13 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --build-path $(BUILD_DIR) --product earshot
+	$(STAND_IN) $(BUILD_DIR)/release
 
 # Every product of the package in release (the libraries too, not just the CLI), then the release CLI on every
 # script, as the debug one is in the scripts stage.
 release-all: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --build-path $(BUILD_DIR)
+	$(STAND_IN) $(BUILD_DIR)/release
 	$(EARSHOT) check --quiet --expect-variants Scripts/
 
 # A package outside Earshot (Examples/ConsumerPackage) that depends on it by path and tests a screen with
@@ -89,6 +101,10 @@ install: release
 install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)
 	install -m 755 $(EARSHOT) $(DESTDIR)$(PREFIX)/bin/earshot
+	@# The playback stand-in built with it, when there is one (earshot finds it in PREFIX/lib/earshot).
+	if [ -f $(dir $(EARSHOT))libearshot-pcaudio.so ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/earshot && \
+	  install -m 755 $(dir $(EARSHOT))libearshot-pcaudio.so $(DESTDIR)$(PREFIX)/lib/earshot/; fi
 	rm -rf $(SHARE)/Voices $(SHARE)/Scripts $(SHARE)/docs $(SHARE)/editors
 	cp -R Voices Scripts docs editors $(SHARE)/
 	install -m 644 README.md $(SHARE)/README.md
@@ -96,6 +112,7 @@ install-files:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/earshot
+	rm -rf $(DESTDIR)$(PREFIX)/lib/earshot
 	rm -rf $(SHARE)
 
 # Regenerates Samples/: every script rendered to WAV with its transcript, each in a fresh process (the test

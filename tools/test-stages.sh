@@ -89,7 +89,7 @@ summary() {
 
 # ---- the stages, in order: one line each ----
 # The package and its tests, built once; later stages reuse this build.
-stage build "$SWIFT" build --build-path "$BUILD_DIR" --build-tests
+stage build make --no-print-directory build-tests SWIFT="$SWIFT" BUILD_DIR="$BUILD_DIR"
 # Unit and integration tests with real espeak-ng and ALSA, in parallel.
 stage unit "$SWIFT" test --build-path "$BUILD_DIR" --skip-build --skip 'Live|Listen'
 # Real-time playback tests on a paced device, alone, with real-time scheduling when the machine allows it (as an

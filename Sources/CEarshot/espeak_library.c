@@ -32,6 +32,42 @@ static espeak_functions functions;
 static int opened;
 static char problem_text[1024];
 static char opened_path[4096];
+static char stand_in_path[4096];
+static int uses_stand_in;
+
+/// The functions espeak-ng 1.51 calls in libpcaudio, which a stand-in must have.
+static const char *const playback_functions[] = {
+    "create_audio_device_object", "audio_object_open", "audio_object_close", "audio_object_destroy",
+    "audio_object_write", "audio_object_drain", "audio_object_flush", "audio_object_strerror", NULL,
+};
+
+void earshot_espeak_set_playback_stand_in(const char *path) {
+    if (path == NULL || strlen(path) >= sizeof stand_in_path) return;
+    snprintf(stand_in_path, sizeof stand_in_path, "%s", path);
+}
+
+int32_t earshot_espeak_uses_playback_stand_in(void) { return uses_stand_in; }
+
+/// Loads the stand-in for libpcaudio when one was set, the real one is not loaded yet, and it has every
+/// function espeak-ng calls; libespeak-ng opened next then takes it for its libpcaudio.so.0 (the loader
+/// matches a dependency to a library already loaded by its soname). Returns its handle, or NULL.
+static void *load_stand_in(void) {
+    if (stand_in_path[0] == 0) return NULL;
+    void *real = dlopen("libpcaudio.so.0", RTLD_NOW | RTLD_NOLOAD);
+    if (real != NULL) {
+        dlclose(real);
+        return NULL;
+    }
+    void *stand_in = dlopen(stand_in_path, RTLD_NOW | RTLD_LOCAL);
+    if (stand_in == NULL) return NULL;
+    for (int index = 0; playback_functions[index] != NULL; index++) {
+        if (dlsym(stand_in, playback_functions[index]) == NULL) {
+            dlclose(stand_in);
+            return NULL;
+        }
+    }
+    return stand_in;
+}
 
 /// Opens `name` and looks up every function into `table`. Returns the handle, or NULL with the reason in
 /// `problem` (the library closed again).
@@ -77,8 +113,15 @@ static void open_once(void) {
     const char *const *names = chosen != NULL && chosen[0] != 0 ? single : standard_names;
     char reason[sizeof problem_text];
     problem_text[0] = 0;
+    void *stand_in = load_stand_in();
     for (int index = 0; names[index] != NULL; index++) {
         void *library = open_into(names[index], &functions, reason, sizeof reason);
+        if (library == NULL && stand_in != NULL) {
+            // Whatever the reason, the library is tried once more as it comes, with the real libpcaudio.
+            dlclose(stand_in);
+            stand_in = NULL;
+            library = open_into(names[index], &functions, reason, sizeof reason);
+        }
         if (library == NULL) {
             // The first name's reason is the one worth showing (later names are fallbacks).
             if (problem_text[0] == 0) snprintf(problem_text, sizeof problem_text, "%s", reason);
@@ -93,9 +136,12 @@ static void open_once(void) {
 #endif
         // Its writable memory holds espeak-ng's state, whatever the file is called.
         earshot_memory_snapshot_add_state_library(opened_path);
+        uses_stand_in = stand_in != NULL && dlopen("libpcaudio.so.0", RTLD_NOW | RTLD_NOLOAD) == stand_in;
+        if (uses_stand_in) dlclose(stand_in);  // the reference taken just now; libespeak-ng holds its own
         opened = 1;
         return;
     }
+    if (stand_in != NULL) dlclose(stand_in);
 }
 
 const espeak_functions *espeak_library(void) {

@@ -55,6 +55,12 @@ public struct BenchCommand: Command {
         arguments.value("raw") != nil || arguments.value("heard-phrases") != nil
     }
 
+    /// The reference (`--raw`) is plain espeak-ng, loaded as any program loads it: with its real playback
+    /// library, not Earshot's stand-in.
+    public func loadsPlainEspeak(_ arguments: ParsedArguments) -> Bool {
+        arguments.value(Self.raw.long) != nil
+    }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         if let list = arguments.value(Self.raw.long) { return try speakRaw(list, arguments, context: context) }
         if let list = arguments.value(Self.heardPhrases.long) {

@@ -36,6 +36,11 @@ public protocol Command: Sendable {
     /// cache cannot answer (`CacheOptions.needsEspeak`); others never load the library unless they end up
     /// speaking.
     func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool
+
+    /// True when the command, run with `arguments`, must load espeak-ng exactly as any program does, with its
+    /// real playback library (`bench --raw`, the benchmark's reference); others load the stand-in for it
+    /// (`EspeakLibrary.useStandInForPlayback(at:)`) when the executable has one.
+    func loadsPlainEspeak(_ arguments: ParsedArguments) -> Bool
 }
 
 extension Command {
@@ -44,4 +49,7 @@ extension Command {
 
     /// Commands do not speak unless they say so.
     public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool { false }
+
+    /// Commands load the playback stand-in unless they say otherwise.
+    public func loadsPlainEspeak(_ arguments: ParsedArguments) -> Bool { false }
 }

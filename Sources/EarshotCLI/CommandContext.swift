@@ -1,3 +1,6 @@
+import EarshotSystem
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -22,6 +25,9 @@ public struct CommandContext: Sendable {
     public var catchesInterrupts = false
     /// True when standard output is a terminal (colour and screen clearing are allowed then).
     public var outputIsTerminal = false
+    /// The stand-in for espeak-ng's playback library installed with the executable, loaded in its place (see
+    /// `EspeakLibrary`); nil in-process, where the test runner's espeak-ng stays as it is.
+    public var playbackStandIn: String?
 
     /// Creates a context.
     public init(
@@ -44,6 +50,7 @@ public struct CommandContext: Sendable {
             environment: environment)
         context.catchesInterrupts = true
         context.outputIsTerminal = isatty(STDOUT_FILENO) == 1
+        context.playbackStandIn = EspeakLibrary.standInForPlayback(besideExecutable: Bundle.main.executablePath)
         return context
     }
 

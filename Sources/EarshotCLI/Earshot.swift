@@ -94,6 +94,9 @@ public enum Earshot {
                 return ExitCode.success
             }
             if !command.handlesInterrupts, context.catchesInterrupts { InterruptCleanup.install() }
+            if !command.loadsPlainEspeak(parsed), let standIn = context.playbackStandIn {
+                EspeakLibrary.useStandInForPlayback(at: standIn)
+            }
             if command.speaks(parsed, context: context) { EspeakLibrary.openInBackground() }
             return try command.run(parsed, context: context)
         } catch let error as UsageError {

@@ -1,4 +1,5 @@
 import CEarshot
+import Foundation
 
 /// The espeak-ng library, opened when a process first needs it rather than when it starts.
 ///
@@ -7,7 +8,36 @@ import CEarshot
 /// check answered from the phrase cache alike. Commands that speak start opening it on a background thread as
 /// soon as their arguments are read (``openInBackground()``), so it loads while their scripts are parsed; every
 /// espeak-ng call waits for that one opening. `EARSHOT_ESPEAK_LIBRARY` names another library file to open.
+///
+/// libespeak-ng needs libpcaudio to play audio itself, which Earshot never lets it do; libpcaudio brings in
+/// PulseAudio and the libraries above. The `earshot` executable has a stand-in for it built beside itself
+/// (tools/playback-stand-in), which plays nothing and needs nothing: ``useStandInForPlayback(at:)`` before the
+/// library opens, and the loader takes it for libpcaudio (``standInForPlayback(besideExecutable:)`` finds it).
 public enum EspeakLibrary {
+    /// The stand-in's file name.
+    public static let standInFileName = "libearshot-pcaudio.so"
+
+    /// The stand-in for libpcaudio installed with the executable at `executablePath`: beside it (a build
+    /// folder), else in `../lib/earshot/` (an install under a prefix); nil when there is none.
+    public static func standInForPlayback(besideExecutable executablePath: String?) -> String? {
+        guard let executablePath else { return nil }
+        let folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [
+            folder.appendingPathComponent(standInFileName),
+            folder.deletingLastPathComponent().appendingPathComponent("lib/earshot/" + standInFileName),
+        ]
+        return candidates.map(\.path).first { FileManager.default.isReadableFile(atPath: $0) }
+    }
+
+    /// Has the library opened with `path` standing in for libpcaudio. Call before it opens (a later call, or a
+    /// file that cannot stand in, leaves the real libpcaudio).
+    public static func useStandInForPlayback(at path: String) {
+        earshot_espeak_set_playback_stand_in(path)
+    }
+
+    /// True when the opened library plays through the stand-in rather than the real libpcaudio.
+    public static var usesStandInForPlayback: Bool { earshot_espeak_uses_playback_stand_in() != 0 }
+
     /// Opens the library (once per process; later calls return at once).
     ///
     /// - Throws: ``EspeakError/libraryUnavailable(library:reason:)`` naming the library and the loader's reason.

@@ -43,12 +43,22 @@ import Testing
         let help = try Self.run(installed, ["help", "script"], in: elsewhere.path)
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("# Scenario scripts"))
+        // The playback stand-in built beside the binary is installed with it, and the installed binary loads it.
+        let standIn = prefix.path + "/lib/earshot/libearshot-pcaudio.so"
+        #expect(FileManager.default.fileExists(atPath: standIn))
+        let say = try EarshotBinary.runProgram(
+            installed, ["say", "-o", elsewhere.path + "/hello.wav", "Hello"], in: elsewhere.path,
+            environment: ["EARSHOT_VOICES": nil, "MAKEFLAGS": nil, "LD_DEBUG": "files"])
+        #expect(say.status == 0, "\(say.error.suffix(300))")
+        #expect(say.error.contains("file=" + standIn), "the installed binary did not load its stand-in")
+        #expect(!say.error.contains("file=libpulse"), "PulseAudio was loaded")
 
         let uninstall = try Self.run(
             "/usr/bin/env", ["make", "-C", packageRoot, "uninstall", "PREFIX=" + prefix.path], in: elsewhere.path)
         #expect(uninstall.status == 0, "\(uninstall.error)")
         #expect(!FileManager.default.fileExists(atPath: installed))
         #expect(!FileManager.default.fileExists(atPath: prefix.path + "/share/earshot"))
+        #expect(!FileManager.default.fileExists(atPath: prefix.path + "/lib/earshot"))
     }
 
     @Test func aBareBinaryWithoutItsShareFolderSaysWhereItLooked() throws {
