@@ -55,17 +55,28 @@ extension PhraseStore {
         while cursor < data.endIndex {
             // `<name> <length>\n` then the entry's bytes.
             guard let newline = data[cursor..<min(cursor + 128, data.endIndex)].firstIndex(of: 0x0A),
-                let line = String(data: data[cursor..<newline], encoding: .utf8)
+                let space = data[cursor..<newline].firstIndex(of: 0x20)
             else { return (entries, false) }
-            let fields = line.split(separator: " ")
-            guard fields.count == 2, isEntryName(String(fields[0])), let length = Int(fields[1]), length >= 0,
-                length <= data.endIndex - newline - 1
+            let name = data[cursor..<space]
+            let digits = data[(space + 1)..<newline]
+            guard isEntryName(utf8: name), let length = decimal(digits), length <= data.endIndex - newline - 1
             else { return (entries, false) }
             let start = newline + 1
-            entries.append((String(fields[0]), Data(data[start..<start + length])))
+            entries.append((String(decoding: name, as: UTF8.self), Data(data[start..<start + length])))
             cursor = start + length
         }
         return (entries, true)
+    }
+
+    /// The value of 1 to 18 ASCII decimal digits, or nil.
+    static func decimal(_ digits: Data) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
     }
 
     /// The bytes of a pack holding `entries`.

@@ -337,10 +337,26 @@ final class PhraseStore: @unchecked Sendable {
 
     /// True for `<32 lower-case hex digits>.phrase`.
     static func isEntryName(_ name: String) -> Bool {
-        let suffix = "." + PhraseCache.entryExtension
-        guard name.hasSuffix(suffix) else { return false }
-        let stem = name.dropLast(suffix.count)
-        return stem.count == 32 && stem.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        isEntryName(utf8: name.utf8)
+    }
+
+    /// The bytes of an entry's name, `.phrase` included.
+    private static let entrySuffix = Array(("." + PhraseCache.entryExtension).utf8)
+
+    /// ``isEntryName(_:)`` of a name's UTF-8 bytes, byte by byte (a cache's first read checks every name in its
+    /// packs: with Unicode character properties that was most of the time a warm check took to load them).
+    static func isEntryName<Bytes: Collection>(utf8 bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        guard bytes.count == 32 + entrySuffix.count else { return false }
+        var index = 0
+        for byte in bytes {
+            if index < 32 {
+                guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) else { return false }
+            } else if byte != entrySuffix[index - 32] {
+                return false
+            }
+            index += 1
+        }
+        return true
     }
 
     /// How many entries the folder holds (a pack counts as the entries in it) and their files' total size.

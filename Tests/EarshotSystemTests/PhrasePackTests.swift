@@ -113,6 +113,33 @@ import Testing
         #expect(PhraseStore.unpack(Data("not a pack".utf8)).entries.isEmpty)
     }
 
+    @Test func entryNamesAreThirtyTwoLowerCaseHexDigitsAndTheExtension() {
+        let hex = String(repeating: "0123456789abcdef", count: 2)
+        #expect(PhraseStore.isEntryName(hex + ".phrase"))
+        for bad in [
+            hex.uppercased() + ".phrase", String(hex.dropLast()) + ".phrase", hex + "0.phrase", hex + ".phrasex",
+            hex + ".timing", String(hex.dropLast()) + "g.phrase", String(hex.dropLast()) + "\u{FF10}.phrase", "",
+            ".phrase", hex,
+        ] {
+            #expect(!PhraseStore.isEntryName(bad), "\(bad)")
+        }
+    }
+
+    @Test func aPackLineThatIsNotANameAndALengthEndsTheReading() {
+        let name = Self.name(1)
+        let good = Data("\(name) 3\nabc".utf8)
+        for line in ["\(name) 3", "\(name) +3", "\(name)  3", "\(name) 3x", "\(name.uppercased()) 3", "\(name)3"] {
+            var bytes = PhraseStore.pack([])
+            bytes.append(good)
+            bytes.append(Data((line + "\nxyz").utf8))
+            let unpacked = PhraseStore.unpack(bytes)
+            let whole = line == "\(name) 3"
+            #expect(unpacked.whole == whole, "\(line)")
+            #expect(unpacked.entries.count == (whole ? 2 : 1), "\(line)")
+            #expect(unpacked.entries.first.map { $0.name == name && $0.data == Data("abc".utf8) } == true)
+        }
+    }
+
     @Test func clearRemovesPacksAndCountsTheirEntries() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
