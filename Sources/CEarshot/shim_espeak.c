@@ -5,7 +5,6 @@
 #include "espeak_library.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,42 +147,6 @@ size_t earshot_espeak_voice_names(char *buffer, size_t length) {
     }
     if (length > 0) buffer[used < length ? used : length - 1] = 0;
     return used;
-}
-
-int32_t earshot_espeak_voice_names_in_child(int32_t *child) {
-    int names[2];
-    if (pipe2(names, O_CLOEXEC) != 0) return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(names[0]);
-        close(names[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        close(names[0]);
-        size_t length = 16384;
-        char *buffer = malloc(length);
-        if (buffer == NULL) _exit(1);
-        size_t needed = earshot_espeak_voice_names(buffer, length);
-        if (needed >= length) {
-            free(buffer);
-            length = needed + 1;
-            buffer = malloc(length);
-            if (buffer == NULL) _exit(1);
-            earshot_espeak_voice_names(buffer, length);
-        }
-        for (size_t sent = 0; sent < needed;) {
-            ssize_t written = write(names[1], buffer + sent, needed - sent);
-            if (written < 0 && errno == EINTR) continue;
-            if (written <= 0) _exit(1);
-            sent += (size_t)written;
-        }
-        _exit(0);
-    }
-    close(names[1]);
-    *child = (int32_t)pid;
-    return names[0];
 }
 
 int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value) {

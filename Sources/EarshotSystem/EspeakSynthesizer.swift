@@ -39,7 +39,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     private let pool = SynthesisSlots(limit: ProcessInfo.processInfo.activeProcessorCount)
     private let dataFolder: EspeakDataFolder
     /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
-    private let knownVoiceNames: VoiceNameList
+    private let knownVoiceNames: Set<String>
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var instance: EspeakSynthesizer?
@@ -85,18 +85,10 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
         sampleRate = Int(result.rate)
         engineVersion = DeferredSynthesizer.libraryVersion()
-        // espeak-ng reads every voice file to list them (2.5 ms, perf of a short render): a child reads them while
-        // this process selects the standard voice and the first phrase is handed over; the first name check
-        // waits for its list.
-        let listing = owner.perform { () -> (descriptor: Int32, child: Int32) in
-            var child: Int32 = 0
-            let descriptor = earshot_espeak_voice_names_in_child(&child)
-            return (descriptor, child)
-        }
-        let listInProcess = owner
-        knownVoiceNames = VoiceNameList(
-            reading: listing.descriptor >= 0 ? listing : nil,
-            listInProcess: { listInProcess.perform { Self.listVoiceNames() } })
+        // espeak-ng reads every voice file to list them (about 730 file status calls and 360 opens). Selecting the
+        // standard voice by name lists them anyway, unless the list exists: listed here first, it is read once,
+        // and no other process reads it again for the names (a child used to, beside this process's own list).
+        knownVoiceNames = owner.perform { Self.listVoiceNames() }
         // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
         let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }
         guard prepared == Int32(EARSHOT_ESPEAK_OK) else {
@@ -225,7 +217,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         if let problem = EspeakName.problem(with: profile.espeakVoice, as: .voice) {
             throw .invalidName(name: profile.espeakVoice, kind: .voice, profile: profile.name, problem: problem)
         }
-        guard knownVoiceNames.names().contains(profile.espeakVoice.lowercased()) else {
+        guard knownVoiceNames.contains(profile.espeakVoice.lowercased()) else {
             throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
         }
         guard let variant = profile.variant else { return }
@@ -251,7 +243,12 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             if needed < buffer.count { break }
             buffer = [CChar](repeating: 0, count: needed + 1)
         }
-        return VoiceNameList.names(in: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        return names(in: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    }
+
+    /// The names in `text`: one per line, lower-cased.
+    static func names(in text: [UInt8]) -> Set<String> {
+        Set(String(decoding: text, as: UTF8.self).split(separator: "\n").map { $0.lowercased() })
     }
 
     private func checkRanges(_ profile: VoiceProfile) throws(EspeakError) {

@@ -133,14 +133,14 @@ struct PlaybackStandInTests {
         // An install: PREFIX/bin/earshot with PREFIX/lib/earshot/libearshot-pcaudio.so.
         try manager.createDirectory(atPath: folder.path + "/bin", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: folder.path + "/lib/earshot", withIntermediateDirectories: true)
-        manager.createFile(atPath: folder.path + "/bin/earshot", contents: Data())
+        _ = manager.createFile(atPath: folder.path + "/bin/earshot", contents: Data())
         #expect(EspeakLibrary.standInForPlayback(besideExecutable: folder.path + "/bin/earshot") == nil)
         let installed = folder.path + "/lib/earshot/" + EspeakLibrary.standInFileName
-        manager.createFile(atPath: installed, contents: Data())
+        _ = manager.createFile(atPath: installed, contents: Data())
         #expect(EspeakLibrary.standInForPlayback(besideExecutable: folder.path + "/bin/earshot") == installed)
         // A build folder: beside the executable, found first.
         let beside = folder.path + "/bin/" + EspeakLibrary.standInFileName
-        manager.createFile(atPath: beside, contents: Data())
+        _ = manager.createFile(atPath: beside, contents: Data())
         #expect(EspeakLibrary.standInForPlayback(besideExecutable: folder.path + "/bin/earshot") == beside)
         // A link to the executable (a PATH entry) leads to the real one's folder.
         try manager.createDirectory(atPath: folder.path + "/elsewhere", withIntermediateDirectories: true)

@@ -123,13 +123,6 @@ int32_t earshot_espeak_set_voice(const char *name);
 /// list needs, without the NUL; call again with a larger buffer when it is `length` or more.
 size_t earshot_espeak_voice_names(char *buffer, size_t length);
 
-/// Lists the voices as `earshot_espeak_voice_names` does, in a child forked now from this (initialized)
-/// process, so reading espeak-ng's few hundred voice files runs beside whatever the caller does next and
-/// leaves this process's espeak-ng state as it was. Returns the read end of a pipe (close-on-exec) that
-/// carries the whole list and then ends, and the child's pid in `*child`, to be reaped with `waitpid`; the
-/// child exits 0 once everything is written. Returns -1 when no pipe or child could be made.
-int32_t earshot_espeak_voice_names_in_child(int32_t *child);
-
 /// Sets one absolute parameter (EARSHOT_PARAM_...). espeak-ng 1.51 answers EINVAL (22) for
 /// EARSHOT_PARAM_PUNCTUATION in synchronous mode; its default is EARSHOT_PUNCT_NONE.
 int32_t earshot_espeak_set_parameter(int32_t parameter, int32_t value);
