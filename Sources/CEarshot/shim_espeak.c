@@ -495,17 +495,23 @@ static void stop_worker(voice_worker *worker) {
     worker->pid = 0;
 }
 
+/// What runs at exit while the killed workers are torn down (see earshot_espeak_set_exit_work).
+static void (*exit_work)(void);
+
+void earshot_espeak_set_exit_work(void (*work)(void)) { exit_work = work; }
+
 /// At exit every worker is stopped and waited for, so their CPU time (and that of any child a worker
 /// waited for) is counted in this process's children, where `earshot bench` and `time` look for it.
 ///
 /// Every worker is killed before any is waited for, so they are torn down side by side (each takes 1-2 ms
-/// to exit: its copy of this process's memory is unmapped).
+/// to exit: its copy of this process's memory is unmapped), while this process does its own exit work.
 static void stop_workers_at_exit(void) {
     for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
         for (int index = 0; index < WORKER_VOICES; index++) {
             voice_worker *worker = &slots[slot].workers[index];
             if (worker->pid > 0) kill(worker->pid, SIGKILL);
         }
+    if (exit_work != NULL) exit_work();
     for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
         for (int index = 0; index < WORKER_VOICES; index++) stop_worker(&slots[slot].workers[index]);
 }

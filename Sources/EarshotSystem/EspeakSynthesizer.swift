@@ -89,6 +89,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         // standard voice by name lists them anyway, unless the list exists: listed here first, it is read once,
         // and no other process reads it again for the names (a child used to, beside this process's own list).
         knownVoiceNames = owner.perform { Self.listVoiceNames() }
+        // The data folder goes while the workers are torn down at exit (its own handler then finds it gone).
+        earshot_espeak_set_exit_work { EspeakDataFolder.removeCreatedFolders() }
         // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
         let prepared = owner.perform { earshot_espeak_prepare_isolation(VoiceProfile.standard.espeakVoice) }
         guard prepared == Int32(EARSHOT_ESPEAK_OK) else {

@@ -110,6 +110,11 @@ enum {
     EARSHOT_VARIANT_NAME_MAX = 32,
 };
 
+/// Has `work` run at exit right after the espeak-ng workers are sent SIGKILL and before they are waited for,
+/// so it overlaps their teardown (removing the private data folder: nothing reads it once they are killed).
+/// Only when a worker was ever started; `work` must also be safe to run again later, from its own handler.
+void earshot_espeak_set_exit_work(void (*work)(void));
+
 /// Selects a voice by name, with an optional `+variant` suffix, for example `en-us+f3`. A voice part
 /// over EARSHOT_VOICE_NAME_MAX bytes, a variant over EARSHOT_VARIANT_NAME_MAX, or a `/` anywhere is
 /// refused with EARSHOT_ESPEAK_VOICE_NOT_FOUND before espeak-ng sees the name. espeak-ng crashes on
