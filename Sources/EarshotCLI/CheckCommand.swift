@@ -54,6 +54,11 @@ public struct CheckCommand: Command {
         CacheOptions.needsEspeak(arguments, environment: context.environment)
     }
 
+    /// When it speaks, espeak-ng starts while its scripts are read.
+    public func startsEngineEarly(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        speaks(arguments, context: context)
+    }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let outputs = try CheckOutputs(arguments)
         if arguments.flag(CheckWatch.option.long) {

@@ -41,6 +41,11 @@ public protocol Command: Sendable {
     /// real playback library (`bench --raw`, the benchmark's reference); others load the stand-in for it
     /// (`EspeakLibrary.useStandInForPlayback(at:)`) when the executable has one.
     func loadsPlainEspeak(_ arguments: ParsedArguments) -> Bool
+
+    /// True when the command, run with `arguments`, will synthesize with the process's espeak-ng and its voices
+    /// folder (`--voices`, else the one found the usual way): the dispatcher then starts espeak-ng on a background
+    /// thread at once (`EngineWarmUp`), so its set-up overlaps the command's reading of its scripts.
+    func startsEngineEarly(_ arguments: ParsedArguments, context: CommandContext) -> Bool
 }
 
 extension Command {
@@ -52,4 +57,7 @@ extension Command {
 
     /// Commands load the playback stand-in unless they say otherwise.
     public func loadsPlainEspeak(_ arguments: ParsedArguments) -> Bool { false }
+
+    /// Commands start espeak-ng when they first need it unless they say otherwise.
+    public func startsEngineEarly(_ arguments: ParsedArguments, context: CommandContext) -> Bool { false }
 }

@@ -39,6 +39,11 @@ public struct CompareCommand: Command {
         CacheOptions.needsEspeak(arguments, environment: context.environment)
     }
 
+    /// When it speaks, espeak-ng starts while its scripts are read.
+    public func startsEngineEarly(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        speaks(arguments, context: context)
+    }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try RenderOutputs.runCommand(arguments, scripts: "scripts", context: context, render: Self.render)
     }

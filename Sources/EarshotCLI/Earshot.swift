@@ -24,6 +24,7 @@ public enum Earshot {
     public static func main() -> Never {
         let context = CommandContext.standard(environment: ProcessInfo.processInfo.environment)
         let status = run(Array(CommandLine.arguments.dropFirst()), context: context)
+        EngineWarmUp.finish()
         exit(StandardOutput.finish(status: status, program: context.program))
     }
 
@@ -98,6 +99,12 @@ public enum Earshot {
                 EspeakLibrary.useStandInForPlayback(at: standIn)
             }
             if command.speaks(parsed, context: context) { EspeakLibrary.openInBackground() }
+            // Only in the real process: an in-process test's engine is the test runner's own.
+            if context.catchesInterrupts, command.startsEngineEarly(parsed, context: context) {
+                EngineWarmUp.start(
+                    voicesDirectory: VoiceLibrary.locateDirectory(
+                        explicit: parsed.value(VoiceOptions.voices.long), environment: context.environment))
+            }
             return try command.run(parsed, context: context)
         } catch let error as UsageError {
             context.printError("\(context.program) \(signature.name): error: \(error.message)")

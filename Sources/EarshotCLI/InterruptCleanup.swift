@@ -18,7 +18,10 @@ enum InterruptCleanup {
             // old set or the whole new one, then removes every hidden temporary and the private espeak-ng data
             // folder (the process ends with _exit, which skips the atexit handler that removes it).
             source.setEventHandler {
-                PendingTemporaries.removeAllAndExit(status: status) { EspeakSynthesizer.removePrivateDataFolders() }
+                PendingTemporaries.removeAllAndExit(status: status) {
+                    EngineWarmUp.finish()  // its data folder, when it is making one, is then there to remove
+                    EspeakSynthesizer.removePrivateDataFolders()
+                }
             }
             source.resume()
             return source

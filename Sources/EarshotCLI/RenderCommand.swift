@@ -42,6 +42,11 @@ public struct RenderCommand: Command {
         CacheOptions.needsEspeak(arguments, environment: context.environment)
     }
 
+    /// When it speaks, espeak-ng starts while its scripts are read.
+    public func startsEngineEarly(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
+        speaks(arguments, context: context)
+    }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try RenderOutputs.runCommand(arguments, scripts: "script", context: context, render: Self.render)
     }

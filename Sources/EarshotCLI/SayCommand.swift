@@ -40,6 +40,9 @@ public struct SayCommand: Command {
 
     public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool { true }
 
+    /// espeak-ng starts while the voice profile is read.
+    public func startsEngineEarly(_ arguments: ParsedArguments, context: CommandContext) -> Bool { true }
+
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let posted = arguments.arguments("text").joined(separator: " ")
         guard posted.contains(where: { !$0.isWhitespace }) else {

@@ -104,6 +104,30 @@ import Testing
         #expect(left.isEmpty, "left behind: \(left)")
     }
 
+    /// espeak-ng starts on a background thread while the script is read (`EngineWarmUp`); a script that fails
+    /// to parse ends the process while that start is making its data folder, which must not outlive it.
+    @Test func aScriptThatFailsWhileEspeakStartsLeavesNoDataFolder() throws {
+        let binary = try #require(EarshotBinary.path)
+        let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let script = temporary + "/broken.earshot"
+        try "title \"broken\"\npattern announcement-spam\nvariant before\nscreen S\n  button b \"B\"\nat 1s tap\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        for attempt in 1...10 {
+            let result = try Self.run(
+                binary, ["render", "--voices", voicesFolder, "--no-cache", script, "-o", temporary + "/x.wav"],
+                temporary: temporary)
+            #expect(result.status == 2, "attempt \(attempt): \(result.error)")
+            #expect(result.error.contains("broken.earshot:6:"), "attempt \(attempt): \(result.error)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
+                $0.hasPrefix("earshot-espeak-data-")
+            }
+            #expect(left.isEmpty, "attempt \(attempt) left behind: \(left)")
+            if !left.isEmpty { break }
+        }
+    }
+
     @Test func anInterruptedRenderRemovesThePrivateDataFolderToo() throws {
         let binary = try #require(EarshotBinary.path)
         let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
