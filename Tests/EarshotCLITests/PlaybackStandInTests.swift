@@ -2,6 +2,8 @@ import EarshotSystem
 import Foundation
 import Testing
 
+#if os(Linux)  // the stand-in is built, and the loader is traced (LD_DEBUG), on Linux only
+
 /// espeak-ng's playback library (libpcaudio, which brings in PulseAudio) is replaced by Earshot's stand-in when
 /// one is installed with the executable; the speech is the same, the benchmark's reference keeps the real one,
 /// and a file that cannot stand in is passed over.
@@ -149,3 +151,5 @@ struct PlaybackStandInTests {
         #expect(EspeakLibrary.standInForPlayback(besideExecutable: nil) == nil)
     }
 }
+
+#endif
