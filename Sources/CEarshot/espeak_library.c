@@ -33,7 +33,6 @@ static int opened;
 static char problem_text[1024];
 static char opened_path[4096];
 static char stand_in_path[4096];
-static int uses_stand_in;
 
 /// The functions espeak-ng 1.51 calls in libpcaudio, which a stand-in must have.
 static const char *const playback_functions[] = {
@@ -45,8 +44,6 @@ void earshot_espeak_set_playback_stand_in(const char *path) {
     if (path == NULL || strlen(path) >= sizeof stand_in_path) return;
     snprintf(stand_in_path, sizeof stand_in_path, "%s", path);
 }
-
-int32_t earshot_espeak_uses_playback_stand_in(void) { return uses_stand_in; }
 
 /// Loads the stand-in for libpcaudio when one was set, the real one is not loaded yet, and it has every
 /// function espeak-ng calls; libespeak-ng opened next then takes it for its libpcaudio.so.0 (the loader
@@ -136,8 +133,6 @@ static void open_once(void) {
 #endif
         // Its writable memory holds espeak-ng's state, whatever the file is called.
         earshot_memory_snapshot_add_state_library(opened_path);
-        uses_stand_in = stand_in != NULL && dlopen("libpcaudio.so.0", RTLD_NOW | RTLD_NOLOAD) == stand_in;
-        if (uses_stand_in) dlclose(stand_in);  // the reference taken just now; libespeak-ng holds its own
         opened = 1;
         return;
     }

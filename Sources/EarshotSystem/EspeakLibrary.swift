@@ -35,9 +35,6 @@ public enum EspeakLibrary {
         earshot_espeak_set_playback_stand_in(path)
     }
 
-    /// True when the opened library plays through the stand-in rather than the real libpcaudio.
-    public static var usesStandInForPlayback: Bool { earshot_espeak_uses_playback_stand_in() != 0 }
-
     /// Opens the library (once per process; later calls return at once).
     ///
     /// - Throws: ``EspeakError/libraryUnavailable(library:reason:)`` naming the library and the loader's reason.

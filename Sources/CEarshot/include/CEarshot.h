@@ -42,9 +42,6 @@ void earshot_espeak_open_in_background(void);
 /// calls, and a file that cannot stand in, change nothing: the real libpcaudio is loaded as usual.
 void earshot_espeak_set_playback_stand_in(const char *path);
 
-/// Whether the opened library uses the playback stand-in (0 before it is opened, or with the real libpcaudio).
-int32_t earshot_espeak_uses_playback_stand_in(void);
-
 /// The library opened (its path, as the loader found it), or the name that could not be opened.
 void earshot_espeak_library_name(char *buffer, size_t length);
 
