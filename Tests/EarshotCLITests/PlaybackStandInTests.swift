@@ -91,10 +91,14 @@ struct PlaybackStandInTests {
             kind == "libm"
             ? try Data(contentsOf: URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libm.so.6"))
             : Data("this is not a library\n".utf8)
-        let binary = try Self.copiedBinary(in: folder, standIn: bytes)
+        try Self.speaksWithTheRealPlaybackLibrary(try Self.copiedBinary(in: folder, standIn: bytes), in: folder, kind)
+    }
+
+    /// `binary` says something, with espeak-ng's own libpcaudio loaded.
+    static func speaksWithTheRealPlaybackLibrary(_ binary: String, in folder: OutputFolder, _ label: String) throws {
         let result = try Self.traced(binary, ["say", "-o", folder.path + "/hello.wav", "Hello"])
-        #expect(result.status == 0, "\(kind): \(result.error.suffix(300))")
-        #expect(Self.loads("libpulse", in: result.error), "\(kind): espeak-ng did not get its real libpcaudio")
+        #expect(result.status == 0, "\(label): \(result.error.suffix(300))")
+        #expect(Self.loads("libpulse", in: result.error), "\(label): espeak-ng did not get its real libpcaudio")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/hello.wav"))
     }
 
@@ -114,18 +118,16 @@ struct PlaybackStandInTests {
 
             """
         try partial.write(toFile: source, atomically: true, encoding: .utf8)
+        let built = folder.path + "/partial"
         let build = Process()
         build.executableURL = URL(fileURLWithPath: packageRoot + "/tools/playback-stand-in/build.sh")
-        build.arguments = [folder.path, source]
+        build.arguments = [built, source]
         try build.run()
         build.waitUntilExit()
         try #require(build.terminationStatus == 0, "the partial stand-in could not be built")
-        let binary = folder.path + "/earshot"
-        try FileManager.default.copyItem(atPath: try #require(EarshotBinary.path), toPath: binary)
-        let result = try Self.traced(binary, ["say", "-o", folder.path + "/hello.wav", "Hello"])
-        #expect(result.status == 0, "\(result.error.suffix(300))")
-        #expect(Self.loads("libpulse", in: result.error), "espeak-ng did not get its real libpcaudio")
-        #expect(FileManager.default.fileExists(atPath: folder.path + "/hello.wav"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: built + "/" + EspeakLibrary.standInFileName))
+        try Self.speaksWithTheRealPlaybackLibrary(
+            try Self.copiedBinary(in: folder, standIn: bytes), in: folder, "a partial stand-in")
     }
 
     @Test func theStandInIsFoundBesideTheExecutableOrInItsPrefixLibFolder() throws {
