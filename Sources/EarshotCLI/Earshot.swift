@@ -98,12 +98,14 @@ public enum Earshot {
             if !command.loadsPlainEspeak(parsed), let standIn = context.playbackStandIn {
                 EspeakLibrary.useStandInForPlayback(at: standIn)
             }
-            if command.speaks(parsed, context: context) { EspeakLibrary.openInBackground() }
-            // Only in the real process: an in-process test's engine is the test runner's own.
+            // Only in the real process: an in-process test's engine is the test runner's own. The warm-up opens the
+            // library first thing; other commands that speak only open it ahead.
             if context.catchesInterrupts, command.startsEngineEarly(parsed, context: context) {
                 EngineWarmUp.start(
                     voicesDirectory: VoiceLibrary.locateDirectory(
                         explicit: parsed.value(VoiceOptions.voices.long), environment: context.environment))
+            } else if command.speaks(parsed, context: context) {
+                EspeakLibrary.openInBackground()
             }
             return try command.run(parsed, context: context)
         } catch let error as UsageError {

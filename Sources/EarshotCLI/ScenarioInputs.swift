@@ -140,9 +140,10 @@ public enum ScenarioInputs {
             }
             // A profile is checked once per run of scripts, not once per script: in a folder that was a round trip
             // to an espeak-ng helper (or a cache read) for each script, all for the same one or two voices.
-            if let profile = try? library.profile(named: name), accepted.contains(profile) { return profile }
+            let found = try? library.profile(named: name)
+            if let found, accepted.contains(found) { return found }
             // A voice the cache saw accepted needs no espeak-ng; starting it is not a fault of the voice.
-            let known = (try? library.profile(named: name)).map { phraseCache?.knowsValid($0) == true } ?? false
+            let known = found.map { phraseCache?.knowsValid($0) == true } ?? false
             let synthesizer = known ? nil : try self.synthesizer
             do {
                 let profile = try library.profile(named: name)
