@@ -26,8 +26,10 @@ public struct ScriptBench: Sendable {
         public var name: String
         /// The first run, with an empty cache.
         public var cold: ChildUsage
-        /// The next run, with the cache the cold run filled.
+        /// The next run, with the cache the cold run filled: a check replays the run it remembered.
         public var warm: ChildUsage
+        /// The same with `--rerun`: the phrase cache answers, but every script is parsed and run again.
+        public var rerun: ChildUsage
     }
 
     /// A command run on one job and on several, each with an empty cache.
@@ -120,17 +122,21 @@ public struct ScriptBench: Sendable {
         return Result(rows: rows, cache: cache, parallel: parallel, jobs: jobs, stopwatch: stopwatch)
     }
 
-    /// `arguments` run with a new cache, then with the same cache again; `rounds` pairs, medians. A check's
-    /// failing checks (status 1) are part of what is measured, not a broken run.
+    /// `arguments` run with a new cache, then with the same cache again, then again with `--rerun`; `rounds`
+    /// rounds, medians. A check's failing checks (status 1) are part of what is measured, not a broken run.
     func coldAndWarm(_ name: String, _ arguments: [String]) throws(BenchError) -> CacheRow {
         var cold: [ChildUsage] = []
         var warm: [ChildUsage] = []
+        var rerun: [ChildUsage] = []
         for _ in 0..<rounds {
             let folder = try runner.newCache()
             cold.append(try runner.earshot(arguments, cache: folder, accepted: [0, 1]))
             warm.append(try runner.earshot(arguments, cache: folder, accepted: [0, 1]))
+            rerun.append(try runner.earshot(arguments + ["--rerun"], cache: folder, accepted: [0, 1]))
         }
-        return CacheRow(name: name, cold: BenchRunner.median(cold), warm: BenchRunner.median(warm))
+        return CacheRow(
+            name: name, cold: BenchRunner.median(cold), warm: BenchRunner.median(warm),
+            rerun: BenchRunner.median(rerun))
     }
 
     /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `rounds` pairs, medians.

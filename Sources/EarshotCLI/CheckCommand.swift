@@ -30,6 +30,7 @@ public struct CheckCommand: Command {
             VoiceOptions.voice,
             VoiceOptions.voices,
             CacheOptions.noCache,
+            CheckResults.rerunOption,
             CacheOptions.jobs,
             .value("junit", valueName: "file.xml", help: "Also write the results as JUnit XML."),
             .flag("transcript", help: "Print each run's timeline as a transcript."),
@@ -69,8 +70,38 @@ public struct CheckCommand: Command {
         return try runOnce(arguments, outputs, context)
     }
 
+    /// One check of the command line's scripts: replayed when an identical run is remembered (``CheckResults``),
+    /// else run, and remembered when it may be.
     func runOnce(_ arguments: ParsedArguments, _ outputs: CheckOutputs, _ context: CommandContext) throws -> Int32 {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("path"), context: context)
+        guard let store = CheckResults.store(arguments, context: context) else {
+            return try run(paths, arguments, outputs, context, recording: nil)
+        }
+        let before = CheckResults.key(arguments, paths: paths, context: context)
+        if let key = before?.text, let payload = store.load(key: key),
+            let exitCode = try CheckResults.replay(payload, context: context)
+        {
+            return exitCode
+        }
+        let recording = CheckResults.Recording()
+        let exitCode = try run(
+            paths, arguments, outputs, recording.context(wrapping: context), recording: recording)
+        if let before, let after = CheckResults.key(arguments, paths: paths, context: context),
+            after.follows(before), let key = after.text, let payload = recording.payload(exitCode: exitCode)
+        {
+            store.store(payload, key: key)
+        }
+        return exitCode
+    }
+
+    /// Runs and judges `paths`, writing the reports; files go through `recording` when there is one.
+    private func run(
+        _ paths: [String], _ arguments: ParsedArguments, _ outputs: CheckOutputs, _ context: CommandContext,
+        recording: CheckResults.Recording?
+    ) throws -> Int32 {
+        let write: (String, String) throws -> Void = { text, path in
+            if let recording { try recording.write(text, to: path) } else { try AtomicFile.write(text, to: path) }
+        }
         let jobs = try CacheOptions.jobs(arguments)
         let documents = try ScenarioInputs.parse(paths, jobs: jobs)
         let speech = try ScenarioInputs.speech(arguments, context: context, keepingAudio: false)
@@ -97,21 +128,25 @@ public struct CheckCommand: Command {
             if arguments.flag("transcript") { context.writeOutput(run.timeline.transcript() + "\n") }
         }
         if let junit = arguments.value("junit") {
-            try AtomicFile.write(JUnitReport.xml(reports, expectVariants: expectVariants), to: junit)
+            try write(JUnitReport.xml(reports, expectVariants: expectVariants), junit)
         }
         if let folder = arguments.value("jsonl") {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if let recording {
+                try recording.createFolder(folder)
+            } else {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             for report in reports {
                 let path = report.run.document.path
                 let pattern = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
                 let name = folder + "/" + pattern + "-" + URLPath.stem(path) + ".jsonl"
-                try AtomicFile.write(report.run.timeline.jsonLines(), to: name)
+                try write(report.run.timeline.jsonLines(), name)
             }
         }
         // The run's timings go to the folder now, not at exit: `--watch` runs on, and may be stopped with Ctrl-C.
         PhraseCache.writeQueuedPacks()
         let checkReport = CheckReport(reports, golden: golden)
-        try outputs.finish(checkReport, context: context)
+        try outputs.finish(checkReport, context: context, write: write)
         let changed = checkReport.changedTranscripts.count
         let printsText = outputs.printsText
         let print: (String) -> Void = { line in if printsText { context.print(line) } }

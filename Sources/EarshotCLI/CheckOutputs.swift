@@ -79,12 +79,16 @@ public struct CheckOutputs: Sendable {
         try GoldenTranscript.verdict(script: run.document.path, transcript: run.timeline.transcript(), mode: golden)
     }
 
-    /// Writes the outputs that follow the whole run: the JSON document on standard output and the SARIF file.
+    /// Writes the outputs that follow the whole run: the JSON document on standard output and the SARIF file
+    /// (through `write(text, path)`).
     ///
     /// - Throws: `OutputFileError` when the SARIF file cannot be written (no partial file is left).
-    public func finish(_ report: CheckReport, context: CommandContext) throws {
+    public func finish(
+        _ report: CheckReport, context: CommandContext,
+        write: (String, String) throws -> Void = { try AtomicFile.write($0, to: $1) }
+    ) throws {
         if let sarifPath {
-            try AtomicFile.write(report.sarif().rendered(), to: sarifPath)
+            try write(report.sarif().rendered(), sarifPath)
         }
         if format == .json { context.writeOutput(report.json().rendered()) }
     }

@@ -50,6 +50,15 @@ public enum EngineStamp {
     public static func rememberedVersion(
         in folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
+        rememberedStamp(in: folder, environment: environment)?.version
+    }
+
+    /// The whole stamp in `folder` (what identifies the executable, the loader and the library, then the version)
+    /// when it still holds, as ``rememberedVersion(in:environment:)`` judges it; nil otherwise. Results that depend
+    /// on the engine and on this executable's code are keyed by it (`earshot check`'s remembered runs).
+    public static func rememberedStamp(
+        in folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (text: String, version: String)? {
         guard let data = FileManager.default.contents(atPath: stampPath(in: folder, environment: environment)),
             let text = String(data: data, encoding: .utf8)
         else { return nil }
@@ -67,7 +76,7 @@ public enum EngineStamp {
         guard let current = identity(library: path, environment: environment),
             current == lines.dropLast().joined(separator: "\n")
         else { return nil }
-        return version
+        return (text, version)
     }
 
     /// The stamp's lines (without the version) for the library at `path`; nil when it cannot be examined.

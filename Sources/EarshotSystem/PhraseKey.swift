@@ -77,18 +77,10 @@ public struct PhraseKey: Hashable, Sendable {
         ] + details + ["text \(text)"]).joined(separator: "\n")
     }
 
-    /// The entry's file name: 32 hexadecimal digits (two 64-bit FNV-1a hashes of the canonical key with
-    /// different offsets) and the `.phrase` extension.
+    /// The entry's file name: 32 hexadecimal digits (``ContentHash`` of the canonical key) and the `.phrase`
+    /// extension.
     public var fileName: String {
-        let bytes = Array(canonical.utf8)
-        let first = FNV1a.hash(bytes, seed: FNV1a.offsetBasis)
-        let second = FNV1a.hash(bytes, seed: FNV1a.offsetBasis ^ 0x5bd1_e995_9e37_79b9)
-        return Self.hex(first) + Self.hex(second) + "." + PhraseCache.entryExtension
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        ContentHash.of(Array(canonical.utf8)) + "." + PhraseCache.entryExtension
     }
 }
 

@@ -255,7 +255,7 @@ final class PhraseStore: @unchecked Sendable {
 
     /// Writes `data` to a new file at `path`, stamped as just used (no `fsync`: a cache entry lost to a crash is
     /// only a miss).
-    private static func writeFile(_ data: Data, to path: String) throws {
+    static func writeFile(_ data: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw posixError() }
         defer {
@@ -275,7 +275,7 @@ final class PhraseStore: @unchecked Sendable {
         }
     }
 
-    private static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     /// The entries (name, size, last use), oldest use first, and their total size; stale temporaries removed.
     func scan() -> (entries: [(name: String, size: Int, used: Date)], total: Int) {
