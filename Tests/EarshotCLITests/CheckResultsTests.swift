@@ -27,11 +27,13 @@ import Testing
             try manager.copyItem(atPath: voicesFolder, toPath: voices)
         }
 
-        /// `earshot check --voices VOICES ARGUMENTS...` in-process.
+        /// `earshot check --voices VOICES ARGUMENTS...` in-process, with `EARSHOT_TEST_MARK=1` in the environment
+        /// unless `environment` says otherwise.
         func check(_ arguments: [String], environment: [String: String] = [:]) -> (
             status: Int32, output: String, error: String
         ) {
-            let (captured, context) = PhraseCacheCLITests.context(cache: cache, environment)
+            let (captured, context) = PhraseCacheCLITests.context(
+                cache: cache, environment.merging(["EARSHOT_TEST_MARK": "1"]) { mine, _ in mine })
             let status = Earshot.run(["check", "--voices", voices] + arguments, context: context)
             return (status, captured.output, captured.error)
         }
@@ -106,7 +108,7 @@ import Testing
     static let changes: [(name: String, replays: Bool)] = [
         ("nothing", true), ("script", false), ("transcript", false), ("voice", false), ("variants", false),
         ("option", false), ("environment", false), ("engine version", false), ("stamp removed", false),
-        ("damaged", false), ("rerun", false), ("no-cache", false), ("record", false),
+        ("damaged", false),
     ]
 
     @Test(arguments: changes)
@@ -134,7 +136,7 @@ import Testing
         case "variants": try "notes\n".write(
             toFile: setup.voices + "/variants/notes.txt", atomically: true, encoding: .utf8)
         case "option": arguments.insert("--quiet", at: 0)
-        case "environment": environment["EARSHOT_TEST_MARK"] = "1"
+        case "environment": environment["EARSHOT_TEST_MARK"] = "2"
         case "engine version", "stamp removed":
             let phrases = setup.cache + "/phrases"
             let stamp = try #require(try manager.contentsOfDirectory(atPath: phrases).first { $0.hasSuffix(".stamp") })
@@ -151,7 +153,6 @@ import Testing
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 try data.dropLast(1).write(to: URL(fileURLWithPath: path))
             }
-        case "rerun", "no-cache", "record": arguments.insert("--" + change, at: 0)
         default: break
         }
         let next = setup.check(arguments, environment: environment)
@@ -162,6 +163,21 @@ import Testing
             #expect(next.output.contains("checks pass"), "\(next.output)\(next.error)")
             #expect(next.status == (change == "transcript" ? 1 : 0), "\(next.output)\(next.error)")
         }
+    }
+
+    @Test(arguments: ["--rerun", "--no-cache", "--record", "--update"])
+    func aCheckThatMustRunIsNeverRemembered(flag: String) throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        // A first check writes the engine stamp, without which nothing is remembered anyway.
+        #expect(setup.check([setup.script]).status == 0)
+        #expect(setup.remembered.count == 1)
+        try FileManager.default.removeItem(atPath: setup.results)
+        for _ in 0..<2 {
+            let run = setup.check([flag, setup.script])
+            #expect(run.status == 0, "\(run.output)\(run.error)")
+        }
+        #expect(setup.remembered.isEmpty, "\(flag): a run was remembered")
     }
 
     @Test func aRunIsRememberedOnlyWhenTheInputsAfterItAreThoseBefore() {
