@@ -76,7 +76,7 @@ public struct CheckOutputs: Sendable {
     ///
     /// - Throws: when a transcript file cannot be written.
     public func goldenVerdict(for run: ScenarioRun) throws -> GoldenTranscript.Verdict {
-        try GoldenTranscript.verdict(script: run.document.path, transcript: run.timeline.transcript(), mode: golden)
+        try GoldenTranscript.verdict(script: run.document.path, transcript: { run.timeline.transcript() }, mode: golden)
     }
 
     /// Writes the outputs that follow the whole run: the JSON document on standard output and the SARIF file

@@ -55,16 +55,19 @@ public enum GoldenTranscript {
         return folder.isEmpty ? name : folder + "/" + name
     }
 
-    /// Compares (and in `record`/`update` mode writes) one script's transcript.
+    /// Compares (and in `record`/`update` mode writes) one script's transcript. The transcript is made only when
+    /// it is needed: a script without a recorded transcript is compared with nothing.
     ///
     /// - Throws: `OutputFileError` when a transcript cannot be written (the old file, if any, is left whole).
-    public static func verdict(script: String, transcript: String, mode: Mode) throws -> Verdict {
+    public static func verdict(script: String, transcript makeTranscript: () -> String, mode: Mode) throws -> Verdict {
         let file = path(forScript: script)
         guard let recorded = try? String(contentsOfFile: file, encoding: .utf8) else {
             guard mode != .compare else { return .none }
+            let transcript = makeTranscript()
             try AtomicFile.write(transcript, to: file)
             return .written(path: file, replaced: false)
         }
+        let transcript = makeTranscript()
         if recorded == transcript { return .matched(path: file) }
         if mode == .update {
             try AtomicFile.write(transcript, to: file)
