@@ -123,9 +123,13 @@ public enum EngineStamp {
         let temporary = folder + "/" + PhraseStore.temporaryPrefix + "stamp-\(getpid())-"
             + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let data = Data((identity + "\nversion \(version)\n").utf8)
-        guard (try? PhraseStore.createFolder(folder)) != nil,
-            FileManager.default.createFile(atPath: temporary, contents: data)
-        else { return }
+        // Written like a phrase, without `fsync` (`FileManager.createFile` syncs: 0.8 ms of every cold run); a
+        // stamp lost to a crash only means opening the library once more.
+        guard (try? PhraseStore.createFolder(folder)) != nil, (try? PhraseStore.writeFile(data, to: temporary)) != nil
+        else {
+            unlink(temporary)
+            return
+        }
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 
