@@ -37,7 +37,9 @@ enum CheckResults {
         guard !excluded.contains(where: { arguments.flag($0.long) }),
             let folder = CacheOptions.folder(environment: context.environment)
         else { return nil }
-        return ResultStore(cacheFolder: folder)
+        // Within the cache's bound too: an eighth of it at most (`EARSHOT_CACHE_SIZE=0` keeps nothing).
+        let bound = (try? CacheOptions.limit(environment: context.environment)) ?? PhraseCache.defaultLimit
+        return ResultStore(cacheFolder: folder, byteLimit: min(ResultStore.defaultByteLimit, bound / 8))
     }
 
     /// What a run's output depends on.
