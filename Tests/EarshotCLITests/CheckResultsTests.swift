@@ -180,6 +180,16 @@ import Testing
         #expect(setup.remembered.isEmpty, "\(flag): a run was remembered")
     }
 
+    @Test func aCacheBoundOfNothingRemembersNoRun() throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        for size in ["0", "0", "1M"] {
+            let run = setup.check([setup.script], environment: [CacheOptions.sizeVariable: size])
+            #expect(run.status == 0, "\(run.output)\(run.error)")
+            #expect(setup.remembered.count == (size == "0" ? 0 : 1), "EARSHOT_CACHE_SIZE=\(size)")
+        }
+    }
+
     @Test func aRunIsRememberedOnlyWhenTheInputsAfterItAreThoseBefore() {
         typealias Key = CheckResults.Key
         let before = Key(engine: "engine 1", inputs: "scripts 1")
