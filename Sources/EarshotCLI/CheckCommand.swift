@@ -75,7 +75,7 @@ public struct CheckCommand: Command {
     func runOnce(_ arguments: ParsedArguments, _ outputs: CheckOutputs, _ context: CommandContext) throws -> Int32 {
         let paths = try ScenarioInputs.scriptPaths(arguments.arguments("path"), context: context)
         guard let store = CheckResults.store(arguments, context: context) else {
-            return try run(paths, arguments, outputs, context, recording: nil)
+            return try run(paths, arguments, outputs, context, files: CheckResults.Recording(keeping: false))
         }
         let before = CheckResults.key(arguments, paths: paths, context: context)
         if let key = before?.text, let payload = store.load(key: key),
@@ -83,9 +83,8 @@ public struct CheckCommand: Command {
         {
             return exitCode
         }
-        let recording = CheckResults.Recording()
-        let exitCode = try run(
-            paths, arguments, outputs, recording.context(wrapping: context), recording: recording)
+        let recording = CheckResults.Recording(keeping: true)
+        let exitCode = try run(paths, arguments, outputs, recording.context(wrapping: context), files: recording)
         if let before, let after = CheckResults.key(arguments, paths: paths, context: context),
             after.follows(before), let key = after.text, let payload = recording.payload(exitCode: exitCode)
         {
@@ -94,14 +93,11 @@ public struct CheckCommand: Command {
         return exitCode
     }
 
-    /// Runs and judges `paths`, writing the reports; files go through `recording` when there is one.
+    /// Runs and judges `paths`, writing the reports; the files it writes go through `files`.
     private func run(
         _ paths: [String], _ arguments: ParsedArguments, _ outputs: CheckOutputs, _ context: CommandContext,
-        recording: CheckResults.Recording?
+        files: CheckResults.Recording
     ) throws -> Int32 {
-        let write: (String, String) throws -> Void = { text, path in
-            if let recording { try recording.write(text, to: path) } else { try AtomicFile.write(text, to: path) }
-        }
         let jobs = try CacheOptions.jobs(arguments)
         let documents = try ScenarioInputs.parse(paths, jobs: jobs)
         let speech = try ScenarioInputs.speech(arguments, context: context, keepingAudio: false)
@@ -128,25 +124,21 @@ public struct CheckCommand: Command {
             if arguments.flag("transcript") { context.writeOutput(run.timeline.transcript() + "\n") }
         }
         if let junit = arguments.value("junit") {
-            try write(JUnitReport.xml(reports, expectVariants: expectVariants), junit)
+            try files.write(JUnitReport.xml(reports, expectVariants: expectVariants), to: junit)
         }
         if let folder = arguments.value("jsonl") {
-            if let recording {
-                try recording.createFolder(folder)
-            } else {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            }
+            try files.createFolder(folder)
             for report in reports {
                 let path = report.run.document.path
                 let pattern = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
                 let name = folder + "/" + pattern + "-" + URLPath.stem(path) + ".jsonl"
-                try write(report.run.timeline.jsonLines(), name)
+                try files.write(report.run.timeline.jsonLines(), to: name)
             }
         }
         // The run's timings go to the folder now, not at exit: `--watch` runs on, and may be stopped with Ctrl-C.
         PhraseCache.writeQueuedPacks()
         let checkReport = CheckReport(reports, golden: golden)
-        try outputs.finish(checkReport, context: context, write: write)
+        try outputs.finish(checkReport, context: context, write: { try files.write($0, to: $1) })
         let changed = checkReport.changedTranscripts.count
         let printsText = outputs.printsText
         let print: (String) -> Void = { line in if printsText { context.print(line) } }

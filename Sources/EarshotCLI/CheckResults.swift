@@ -135,7 +135,7 @@ enum CheckResults {
         return exitCode
     }
 
-    /// What a run wrote, in order, as it wrote it.
+    /// What a run wrote, in order, as it wrote it (when it is to be remembered: else it only writes the files).
     final class Recording: @unchecked Sendable {
         enum Record: Equatable {
             case output(String)
@@ -146,11 +146,16 @@ enum CheckResults {
         }
 
         private let lock = NSLock()
+        private let keeping: Bool
         private var records: [Record] = []
         private var warned = false
 
+        /// A recording that keeps what is written (`keeping`), or one that only writes the files.
+        init(keeping: Bool) { self.keeping = keeping }
+
         /// `context`, with everything written to standard output and error also recorded.
         func context(wrapping context: CommandContext) -> CommandContext {
+            guard keeping else { return context }
             var recording = context
             recording.writeOutput = { [self] text in
                 lock.withLock { records.append(.output(text)) }
@@ -169,20 +174,21 @@ enum CheckResults {
         /// Makes `path` a folder (and its parents), and records it.
         func createFolder(_ path: String) throws {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            lock.withLock { records.append(.folder(path)) }
+            if keeping { lock.withLock { records.append(.folder(path)) } }
         }
 
         /// Writes `text` to `path` atomically (`AtomicFile`), and records it.
         func write(_ text: String, to path: String) throws {
             let data = Data(text.utf8)
             try AtomicFile.write(data, to: path)
-            lock.withLock { records.append(.file(path: path, data: data)) }
+            if keeping { lock.withLock { records.append(.file(path: path, data: data)) } }
         }
 
-        /// The payload to remember for a run that ended with `exitCode`; nil when the run warned.
+        /// The payload to remember for a run that ended with `exitCode`; nil when the run warned (or nothing was
+        /// kept).
         func payload(exitCode: Int32) -> Data? {
             lock.withLock {
-                guard !warned else { return nil }
+                guard keeping, !warned else { return nil }
                 var bytes: [UInt8] = []
                 for record in records + [.exit(exitCode)] {
                     switch record {

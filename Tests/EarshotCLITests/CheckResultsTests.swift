@@ -47,7 +47,7 @@ import Testing
         /// that prints it was replayed, not run.
         func forge() throws {
             let store = ResultStore(cacheFolder: cache)
-            let recording = CheckResults.Recording()
+            let recording = CheckResults.Recording(keeping: true)
             recording.context(wrapping: CapturedContext().context).writeOutput("FORGED\n")
             let payload = try #require(recording.payload(exitCode: 0))
             for name in remembered {
@@ -205,7 +205,7 @@ import Testing
 
     @Test func aRunThatWarnedIsNotRememberedAndOthersAre() throws {
         for warning in [true, false] {
-            let recording = CheckResults.Recording()
+            let recording = CheckResults.Recording(keeping: true)
             let context = recording.context(wrapping: CapturedContext().context)
             context.writeOutput("report\n")
             context.writeError(warning ? "earshot: warning: cannot write the phrase cache\n" : "a.earshot: problem\n")
@@ -216,7 +216,7 @@ import Testing
     @Test func aPayloadIsReplayedInOrderAndAMalformedOneIsNot() throws {
         let folder = try OutputFolder()
         defer { folder.remove() }
-        let recording = CheckResults.Recording()
+        let recording = CheckResults.Recording(keeping: true)
         let context = recording.context(wrapping: CapturedContext().context)
         context.writeOutput("one\n")
         context.writeError("two\n")
