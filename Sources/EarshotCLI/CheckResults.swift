@@ -18,7 +18,8 @@ import Foundation
 ///   pronunciations);
 /// - the engine stamp (``EngineStamp``): what identifies this `earshot` executable, the dynamic loader's setting
 ///   and the espeak-ng library file, and espeak-ng's version. Without a stamp that still holds, nothing is
-///   looked up.
+///   looked up;
+/// - espeak-ng's data folder (where it is, and the folder's identity, which a package upgrade changes).
 ///
 /// The key is made before the run and again after it; the result is kept only when the two agree (a script saved
 /// while it ran is not remembered with the wrong text). Not remembered: runs with `--no-cache`, `--rerun`,
@@ -86,6 +87,7 @@ enum CheckResults {
         let voices = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
         fields.append("voices \(voices ?? "none")")
+        fields.append("espeak-data \(DeferredSynthesizer.dataFingerprint(voicesDirectory: voices))")
         if let voices {
             guard let files = tree(voices) else { return nil }
             fields += files

@@ -73,13 +73,21 @@ public final class DeferredSynthesizer: Synthesizer, @unchecked Sendable {
     }
 }
 
+extension DeferredSynthesizer {
+    /// What identifies the data espeak-ng would speak with for `voicesDirectory`: the custom variants and the
+    /// system data folder (``PhraseCache/Identity/variantsFingerprint``), without starting espeak-ng.
+    public static func dataFingerprint(voicesDirectory: String?) -> String {
+        EspeakDataFolder.variantsFingerprint(voicesDirectory: voicesDirectory)
+    }
+}
+
 extension EspeakDataFolder {
     /// The fingerprint ``EspeakSynthesizer/variantsFingerprint`` has for `voicesDirectory`, computed from the
-    /// files alone: empty without custom variants.
+    /// files alone (empty when espeak-ng's data is not found).
     static func variantsFingerprint(voicesDirectory: String?) -> String {
         let directory = voicesDirectory ?? VoiceLibrary.locateDirectory(explicit: nil)
         let variants = customVariantFiles(in: directory)
-        guard !variants.isEmpty, let system = systemDataPath() else { return "" }
+        guard let system = systemDataPath() else { return "" }
         return fingerprint(of: variants, systemPath: system)
     }
 }

@@ -12,7 +12,8 @@ struct EspeakDataFolder: Equatable {
     var path: String
     /// Custom variants it holds, by name.
     var customVariants: [String]
-    /// A stable fingerprint of the custom variants (names and contents); empty when there are none.
+    /// A stable fingerprint of the custom variants (names and contents) and of the system data folder they join
+    /// (``fingerprint(of:systemPath:)``).
     var variantsFingerprint: String
 
     /// Places espeak-ng's data is installed, most likely first.
@@ -50,9 +51,12 @@ struct EspeakDataFolder: Equatable {
         EspeakName.problem(with: name, as: .variant) == nil
     }
 
-    /// The fingerprint of a set of variant files.
+    /// The fingerprint of a set of variant files and of the system data folder at `systemPath`: its path and
+    /// what identifies the folder itself (device, inode, modification and change times). A package upgrade
+    /// writes every file of espeak-ng's data anew and renames it into place, which changes the folder's times, so
+    /// phrases cached from the old data are not taken for the new (the library's version alone can stay the
+    /// same across such an upgrade).
     static func fingerprint(of variants: [(name: String, contents: Data)], systemPath: String) -> String {
-        if variants.isEmpty { return "" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
             for byte in bytes {
@@ -63,6 +67,7 @@ struct EspeakDataFolder: Equatable {
             hash = hash &* 0x100_0000_01b3
         }
         mix(Array(systemPath.utf8))
+        mix(Array((FileIdentity(systemPath).map(String.init(describing:)) ?? "absent").utf8))
         for variant in variants {
             mix(Array(variant.name.utf8))
             mix(variant.contents)
@@ -81,7 +86,9 @@ struct EspeakDataFolder: Equatable {
         }
         let variants = customVariantFiles(in: voicesDirectory)
         let fingerprint = fingerprint(of: variants, systemPath: system)
-        if variants.isEmpty { return EspeakDataFolder(path: system, customVariants: [], variantsFingerprint: "") }
+        if variants.isEmpty {
+            return EspeakDataFolder(path: system, customVariants: [], variantsFingerprint: fingerprint)
+        }
         let path = try makePrivateFolder()
         do {
             try fill(path, system: system, variants: variants)

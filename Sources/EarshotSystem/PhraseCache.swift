@@ -33,7 +33,7 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         public var engineVersion: String
         /// ``TextNormalizer/version``: what the text given to the synthesizer was made by.
         public var normalizerVersion: Int
-        /// The custom variants' fingerprint (empty without any).
+        /// The fingerprint of the custom variants and of espeak-ng's data folder they join.
         public var variantsFingerprint: String
         /// Frames per second.
         public var sampleRate: Int

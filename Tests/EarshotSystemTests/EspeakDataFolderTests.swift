@@ -44,6 +44,28 @@ import Testing
         #expect(used == (try Data(contentsOf: URL(fileURLWithPath: Self.shippedVariant))))
     }
 
+    /// Phrases are keyed by this fingerprint: it changes with the custom variants and with the system data folder,
+    /// whose times a package upgrade changes (here set by hand, as the clock's steps are coarser than a test).
+    @Test func theFingerprintFollowsTheVariantsAndTheDataFolder() throws {
+        let first = try scratchFolder()
+        let second = try scratchFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: first)
+            try? FileManager.default.removeItem(atPath: second)
+        }
+        let variants = [(name: "mine", contents: Data("name mine\n".utf8))]
+        let before = EspeakDataFolder.fingerprint(of: variants, systemPath: first)
+        #expect(EspeakDataFolder.fingerprint(of: variants, systemPath: first) == before)
+        #expect(!before.isEmpty)
+        #expect(EspeakDataFolder.fingerprint(of: [], systemPath: first) != before)
+        #expect(EspeakDataFolder.fingerprint(of: [(name: "mine", contents: Data("name x\n".utf8))], systemPath: first)
+            != before)
+        #expect(EspeakDataFolder.fingerprint(of: variants, systemPath: second) != before)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, first, &times, 0) == 0)
+        #expect(EspeakDataFolder.fingerprint(of: variants, systemPath: first) != before, "an upgraded data folder")
+    }
+
     @Test func eachPreparationMakesAFreshFolderThatIsPrivateAndOurs() throws {
         let first = try EspeakDataFolder.prepare(voicesDirectory: SpeechFixtures.voicesDirectory)
         let second = try EspeakDataFolder.prepare(voicesDirectory: SpeechFixtures.voicesDirectory)
