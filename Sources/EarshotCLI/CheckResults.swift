@@ -66,14 +66,15 @@ enum CheckResults {
         var fields = ["earshot check results 1", FileManager.default.currentDirectoryPath]
         fields.append("terminal \(context.outputIsTerminal)")
         fields.append("command \(arguments.command)")
+        // Every field says what it is, so no value can pass for another kind of field.
         for (name, values) in arguments.optionValues.sorted(by: { $0.key < $1.key }) {
             fields.append("option \(name)")
-            fields += values
+            fields += values.map { "value \($0)" }
         }
         fields += arguments.flags.sorted().map { "flag \($0)" }
         for (name, values) in arguments.argumentValues.sorted(by: { $0.key < $1.key }) {
             fields.append("argument \(name)")
-            fields += values
+            fields += values.map { "value \($0)" }
         }
         // `_` is the shell's note of the program it started (perf, strace, earshot itself), never read by Earshot.
         fields += context.environment.filter { $0.key != "_" }.sorted(by: { $0.key < $1.key })
@@ -82,7 +83,7 @@ enum CheckResults {
             guard let script = FileManager.default.contents(atPath: path) else { return nil }
             let transcript = GoldenTranscript.path(forScript: path)
             let golden = FileManager.default.contents(atPath: transcript).map(ContentHash.of) ?? "absent"
-            fields += ["script \(path)", ContentHash.of(script), "transcript \(transcript)", golden]
+            fields += ["script \(path)", "bytes \(ContentHash.of(script))", "transcript \(transcript)", "bytes \(golden)"]
         }
         let voices = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
@@ -98,21 +99,24 @@ enum CheckResults {
         return Key(engine: engine, inputs: fields.joined(separator: "\u{0}"))
     }
 
-    /// Every file under `folder` (links followed), sorted, as its relative path then a fingerprint of its bytes;
-    /// nil when one cannot be read.
-    private static func tree(_ folder: String) -> [String]? {
+    /// Every file under `folder`, sorted, as its relative path then a fingerprint of its bytes; links are
+    /// followed, into linked folders too, eight levels deep at most. Nil when something cannot be read.
+    private static func tree(_ folder: String, relative: String = "", depth: Int = 0) -> [String]? {
         let manager = FileManager.default
+        guard depth < 8, let names = try? manager.contentsOfDirectory(atPath: folder) else { return nil }
         var fields: [String] = []
-        for relative in ((manager.enumerator(atPath: folder)?.allObjects as? [String]) ?? []).sorted() {
-            let path = folder + "/" + relative
+        for name in names.sorted() {
+            let path = folder + "/" + name
+            let inner = relative.isEmpty ? name : relative + "/" + name
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
             if isDirectory.boolValue {
-                fields.append("folder \(relative)")
+                guard let below = tree(path, relative: inner, depth: depth + 1) else { return nil }
+                fields += ["folder \(inner)"] + below
                 continue
             }
             guard let data = manager.contents(atPath: path) else { return nil }
-            fields += ["file \(relative)", ContentHash.of(data)]
+            fields += ["file \(inner)", "bytes \(ContentHash.of(data))"]
         }
         return fields
     }

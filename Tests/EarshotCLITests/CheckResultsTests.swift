@@ -108,6 +108,7 @@ import Testing
     static let changes: [(name: String, replays: Bool)] = [
         ("nothing", true), ("script", false), ("transcript", false), ("voice", false), ("variants", false),
         ("option", false), ("environment", false), ("engine version", false), ("stamp removed", false),
+        ("linked folder", false),
         ("damaged", false),
     ]
 
@@ -115,6 +116,11 @@ import Testing
     func aRememberedRunAnswersOnlyTheSameInputs(change: String, replays: Bool) throws {
         let setup = try Setup()
         defer { setup.folder.remove() }
+        // A folder linked into the Voices folder from elsewhere: its files count as the folder's own.
+        let elsewhere = setup.folder.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try "first\n".write(toFile: elsewhere + "/notes.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: setup.voices + "/linked", withDestinationPath: elsewhere)
         let first = setup.check([setup.script])
         #expect(first.status == 0, "\(first.output)\(first.error)")
         #expect(setup.remembered.count == 1)
@@ -135,6 +141,7 @@ import Testing
         case "voice": try append("# edited\n", to: setup.voices + "/default.voice")
         case "variants": try "notes\n".write(
             toFile: setup.voices + "/variants/notes.txt", atomically: true, encoding: .utf8)
+        case "linked folder": try append("second\n", to: elsewhere + "/notes.txt")
         case "option": arguments.insert("--quiet", at: 0)
         case "environment": environment["EARSHOT_TEST_MARK"] = "2"
         case "engine version", "stamp removed":
