@@ -197,6 +197,21 @@ import Testing
         }
     }
 
+    @Test func twoCommandLinesNeverShareAKey() throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (_, context) = PhraseCacheCLITests.context(cache: setup.cache)
+        // A value that reads like the next field: `--voice` given twice, the second time "flag quiet", against
+        // `--voice v --quiet`.
+        let lines = [
+            ParsedArguments(command: "check", options: ["voice": ["v", "flag quiet"]], arguments: ["path": [setup.script]]),
+            ParsedArguments(
+                command: "check", options: ["voice": ["v"]], flags: ["quiet"], arguments: ["path": [setup.script]]),
+        ]
+        let keys = lines.map { CheckResults.key($0, paths: [setup.script], context: context)?.inputs }
+        #expect(keys[0] != nil && keys[0] != keys[1])
+    }
+
     @Test func aRunIsRememberedOnlyWhenTheInputsAfterItAreThoseBefore() {
         typealias Key = CheckResults.Key
         let before = Key(engine: "engine 1", inputs: "scripts 1")
