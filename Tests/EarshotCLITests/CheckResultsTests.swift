@@ -197,6 +197,43 @@ import Testing
         }
     }
 
+    /// Two `earshot` processes remembering the same run at once leave one whole result, which the next replays.
+    @Test func twoProcessesRememberingOneRunLeaveOneWholeResult() throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let binary = try #require(EarshotBinary.path)
+        let arguments = ["check", "--voices", setup.voices, setup.scripts]
+        func start() throws -> (process: Process, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: setup.folder.path)
+            var environment = ProcessInfo.processInfo.environment
+            environment[CacheOptions.folderVariable] = setup.cache
+            process.environment = environment
+            let output = setup.folder.path + "/out-" + UUID().uuidString
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, output)
+        }
+        // The first run writes the engine stamp; its result is then forgotten, so the next two both store one.
+        let first = try start()
+        first.process.waitUntilExit()
+        try FileManager.default.removeItem(atPath: setup.results)
+        let pair = try (0..<2).map { _ in try start() }
+        for run in pair { run.process.waitUntilExit() }
+        let outputs = try ([first] + pair).map { try String(contentsOfFile: $0.output, encoding: .utf8) }
+        #expect(outputs.allSatisfy { $0 == outputs[0] && $0.contains("checks pass") })
+        #expect(setup.remembered.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.results).count == 1, "a temporary was left")
+        try setup.forge()
+        let replayed = try start()
+        replayed.process.waitUntilExit()
+        #expect(try String(contentsOfFile: replayed.output, encoding: .utf8) == "FORGED\n")
+    }
+
     @Test func twoCommandLinesNeverShareAKey() throws {
         let setup = try Setup()
         defer { setup.folder.remove() }
