@@ -97,8 +97,10 @@ public enum BenchTable {
             ]
         }
         var text = aligned(header, [line(result.baseline)] + result.rows.map(line))
-        text += "check and render with an empty phrase cache, warm: again with the cache filled; raw: plain "
-        text += "espeak-ng speaking the heard text in a child process (start-up included on both sides)\n"
+        text += "check and render with an empty phrase cache, warm: again with the cache filled (a check replays the "
+        text += "run it remembered); raw: plain espeak-ng speaking the heard text in a child process (start-up "
+        text += "included on both sides); ratios of CPU time; target: a long script's check ≤ "
+        text += format(checkTarget, 1) + "× raw\n"
         text += "\nfitted exponent of cost above start-up over sizes (1 = linear, 2 = quadratic; over "
         text += format(ScalingFit.linearLimit, 1) + " is flagged):\n"
         func exponent(_ value: Double?) -> String { value.map { format($0, 2) } ?? "—" }
