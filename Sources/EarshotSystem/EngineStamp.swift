@@ -119,18 +119,11 @@ public enum EngineStamp {
     /// Writes the stamp through a temporary file renamed over it; a failure is silent (the next run opens the
     /// library again).
     static func remember(_ version: String, identity: String, in folder: String, environment: [String: String]) {
-        let path = stampPath(in: folder, environment: environment)
-        let temporary = folder + "/" + PhraseStore.temporaryPrefix + "stamp-\(getpid())-"
-            + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let data = Data((identity + "\nversion \(version)\n").utf8)
         // Written like a phrase, without `fsync` (`FileManager.createFile` syncs: 0.8 ms of every cold run); a
         // stamp lost to a crash only means opening the library once more.
-        guard (try? PhraseStore.createFolder(folder)) != nil, (try? PhraseStore.writeFile(data, to: temporary)) != nil
-        else {
-            unlink(temporary)
-            return
-        }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        try? PhraseStore.createFolder(folder)
+        try? PhraseStore.writeAtomically(data, to: stampPath(in: folder, environment: environment), temporaryIn: folder)
     }
 
     /// This executable's path (`/proc/self/exe`), or its first argument where there is no `/proc`.

@@ -173,7 +173,7 @@ extension PhraseStore {
         let time = stamp ?? String(format: "%020llu", UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
         let file = "\(time)-\(getpid())-" + String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".pack"
         let data = Self.pack(entries)
-        try writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
+        try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
         noteWritten(bytes: data.count, replacing: 0)
         return file
     }

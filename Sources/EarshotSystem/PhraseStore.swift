@@ -209,12 +209,15 @@ final class PhraseStore: @unchecked Sendable {
         let path = folder + "/" + name
         var existing = stat()
         let previous = lstat(path, &existing) == 0 ? Int(existing.st_size) : 0
-        try writeAtomically(data, to: path, temporaryIn: folder, serial: serial)
+        try Self.writeAtomically(data, to: path, temporaryIn: folder, serial: serial)
         noteWritten(bytes: data.count, replacing: previous)
     }
 
-    /// Writes `data` to a temporary file in `temporaryFolder` and renames it to `path`.
-    func writeAtomically(_ data: Data, to path: String, temporaryIn temporaryFolder: String, serial: Int = 0) throws {
+    /// Writes `data` to a temporary file in `temporaryFolder` and renames it to `path` (no temporary is left when
+    /// that fails). Phrases, packs, engine stamps and remembered check runs are all written this way.
+    static func writeAtomically(_ data: Data, to path: String, temporaryIn temporaryFolder: String, serial: Int = 0)
+        throws
+    {
         let temporary =
             temporaryFolder + "/" + Self.temporaryPrefix + "\(getpid())-\(serial)-"
             + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -255,7 +258,7 @@ final class PhraseStore: @unchecked Sendable {
 
     /// Writes `data` to a new file at `path`, stamped as just used (no `fsync`: a cache entry lost to a crash is
     /// only a miss).
-    static func writeFile(_ data: Data, to path: String) throws {
+    private static func writeFile(_ data: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw posixError() }
         defer {
@@ -275,7 +278,7 @@ final class PhraseStore: @unchecked Sendable {
         }
     }
 
-    static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    private static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     /// The entries (name, size, last use), oldest use first, and their total size; stale temporaries removed.
     func scan() -> (entries: [(name: String, size: Int, used: Date)], total: Int) {

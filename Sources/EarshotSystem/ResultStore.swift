@@ -63,16 +63,10 @@ public struct ResultStore: Sendable {
     @discardableResult
     public func store(_ payload: Data, key: String) -> Bool {
         guard payload.count <= byteLimit / 4 else { return false }
-        let path = self.path(for: key)
-        let temporary =
-            folder + "/" + PhraseStore.temporaryPrefix + "\(getpid())-"
-            + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         do {
             try PhraseStore.createFolder(folder)
-            try PhraseStore.writeFile(Self.encode(payload, key: key), to: temporary)
-            guard rename(temporary, path) == 0 else { throw PhraseStore.posixError() }
+            try PhraseStore.writeAtomically(Self.encode(payload, key: key), to: path(for: key), temporaryIn: folder)
         } catch {
-            unlink(temporary)
             return false
         }
         evict()
