@@ -7,12 +7,8 @@ import Testing
 /// library is opened, or what it is, has changed.
 @Suite("engine stamp")
 struct EngineStampTests {
-    /// A scratch phrase folder, removed by `remove()`.
-    struct Folder {
-        let path = NSTemporaryDirectory() + "earshot-stamp-" + UUID().uuidString
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        func remove() { try? FileManager.default.removeItem(atPath: path) }
-    }
+    /// A scratch phrase folder.
+    typealias Folder = ScratchFolder
 
     /// A copy of the real espeak-ng library in `folder`, and the environment that makes it the one opened.
     func copiedLibrary(in folder: Folder) throws -> (path: String, environment: [String: String]) {

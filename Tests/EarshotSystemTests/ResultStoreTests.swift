@@ -7,12 +7,8 @@ import Testing
 /// the most recently used.
 @Suite("result store")
 struct ResultStoreTests {
-    /// A scratch cache folder, removed by `remove()`.
-    struct Folder {
-        let path = NSTemporaryDirectory() + "earshot-results-" + UUID().uuidString
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        func remove() { try? FileManager.default.removeItem(atPath: path) }
-    }
+    /// A scratch cache folder.
+    typealias Folder = ScratchFolder
 
     @Test func aResultComesBackOnlyForItsOwnKey() throws {
         let folder = try Folder()
