@@ -143,7 +143,7 @@ enum CheckResults {
 
     /// What a run wrote, in order, as it wrote it (when it is to be remembered: else it only writes the files).
     final class Recording: @unchecked Sendable {
-        enum Record: Equatable {
+        enum Record {
             case output(String)
             case error(String)
             case folder(String)

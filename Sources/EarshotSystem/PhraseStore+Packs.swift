@@ -206,9 +206,7 @@ extension PhraseStore {
     func touchPack(_ file: String) {
         let state = Self.packState(for: folder)
         guard state.lock.withLock({ state.touched.insert(file).inserted }) else { return }
-        var times = [Self.useStamp(), Self.useStamp()]
-        times[0].tv_nsec = Self.leaveAccessTime
-        _ = utimensat(AT_FDCWD, packFolder + "/" + file, &times, 0)
+        Self.markUsed(packFolder + "/" + file)
     }
 
     /// Forgets what this process knows of the folder's packs (after `clear`).

@@ -109,9 +109,15 @@ final class PhraseStore: @unchecked Sendable {
     /// Marks entry `name` as just used (the pack holding it, for a packed entry).
     func touch(_ name: String) {
         if let pack = packedEntry(name)?.pack { return touchPack(pack) }
-        var times = [Self.useStamp(), Self.useStamp()]
-        times[0].tv_nsec = Self.leaveAccessTime
-        _ = utimensat(AT_FDCWD, folder + "/" + name, &times, 0)
+        Self.markUsed(folder + "/" + name)
+    }
+
+    /// Stamps the file at `path` as just used (its modification time, to the nanosecond; ``useStamp()``): the
+    /// least recently used go first when a bound is kept. Phrases, packs and remembered check runs alike.
+    static func markUsed(_ path: String) {
+        var times = [useStamp(), useStamp()]
+        times[0].tv_nsec = leaveAccessTime
+        _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
     /// `UTIME_OMIT` (a C macro Swift does not import): leave that time as it is.

@@ -51,9 +51,7 @@ public struct ResultStore: Sendable {
         guard let data = FileManager.default.contents(atPath: path), let payload = Self.decode(data, key: key) else {
             return nil
         }
-        var times = [PhraseStore.useStamp(), PhraseStore.useStamp()]
-        times[0].tv_nsec = PhraseStore.leaveAccessTime
-        _ = utimensat(AT_FDCWD, path, &times, 0)
+        PhraseStore.markUsed(path)
         return payload
     }
 
