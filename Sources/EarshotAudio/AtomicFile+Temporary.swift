@@ -16,19 +16,19 @@ extension AtomicFile {
         var fsync: @Sendable (_ descriptor: Int32) -> Int32
         /// `rename(2)`: 0, or `-errno`.
         var rename: @Sendable (_ from: String, _ to: String) -> Int32
-        /// Flushes everything written to the file system that holds a folder (`syncfs(2)` on Linux, given the
-        /// folder's descriptor): 0, or `-errno`. A set of files is flushed with one call (``StagedFile``).
-        var syncFileSystem: @Sendable (_ folderDescriptor: Int32) -> Int32 = { descriptor in
-            guard let syncfs = IO.syncfs else { return -ENOSYS }
-            return syncfs(descriptor) == 0 ? 0 : -errno
+        /// Starts writing a file's data to disk without waiting for it (`sync_file_range(2)` with
+        /// `SYNC_FILE_RANGE_WRITE` on Linux; nothing elsewhere). A set of files starts all its writes this way
+        /// before waiting for any (``StagedFile/commitTogether(_:)``); it is a hint, so its result is ignored.
+        var startWriteback: @Sendable (_ descriptor: Int32) -> Void = { descriptor in
+            _ = IO.syncFileRange?(descriptor, 0, 0, 2)  // SYNC_FILE_RANGE_WRITE
         }
 
-        /// glibc's `syncfs(2)`, looked up at run time: Swift's Glibc module hides it behind `_GNU_SOURCE`. Nil
-        /// where the C library has none (Darwin); each file is then flushed on its own.
-        static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+        /// glibc's `sync_file_range(2)`, looked up at run time: Swift's Glibc module hides it behind
+        /// `_GNU_SOURCE`. Nil where the C library has none (Darwin).
+        static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
             #if os(Linux)
-                guard let symbol = dlsym(nil, "syncfs") else { return nil }
-                return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+                guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+                return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
             #else
                 return nil
             #endif
@@ -168,14 +168,19 @@ extension AtomicFile {
             try publish(syncingFolder: syncingFolder)
         }
 
-        /// Sets the usual permissions, flushes the bytes to disk (unless `flushing` is false: a set is flushed
-        /// at once by ``flushFileSystem(of:)``) and closes the temporary; it is then ready to `publish`. A device
-        /// or FIFO is just closed.
-        func finishWriting(flushing: Bool = true) throws {
+        /// Starts writing the bytes to disk without waiting (``IO/startWriteback``); nothing for a device or FIFO.
+        func startWriteback() {
+            guard descriptor >= 0, !isFinished, !isWritingThrough else { return }
+            io.startWriteback(descriptor)
+        }
+
+        /// Sets the usual permissions, flushes the bytes to disk and closes the temporary; it is then ready to
+        /// `publish`. A device or FIFO is just closed.
+        func finishWriting() throws {
             guard descriptor >= 0, !isFinished else { throw closedError() }
             if !isWritingThrough {
                 _ = fchmod(descriptor, 0o666 & ~Self.processUmask)
-                let synced = flushing ? io.fsync(descriptor) : 0
+                let synced = io.fsync(descriptor)
                 if synced != 0 {
                     discard()
                     throw OutputFileError.system(.write, path: destination, code: -synced)
@@ -206,20 +211,6 @@ extension AtomicFile {
             isCommitted = true
             PendingTemporaries.remove(temporaryPath)
             if syncingFolder { Self.syncFolder(of: target) }
-        }
-
-        /// Flushes everything written to the file system that holds this file's folder: one call makes a whole
-        /// set of closed temporaries durable before they are renamed. On Darwin, without `syncfs`, only the folder
-        /// is synced, so ``StagedFile`` flushes each file there instead.
-        ///
-        /// - Throws: `OutputFileError` (`.write`, naming the destination) when the flush fails.
-        func flushFileSystem() throws {
-            let folder = Self.split(target).folder
-            let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY)
-            guard folderDescriptor >= 0 else { throw OutputFileError.system(.write, path: destination, code: errno) }
-            let flushed = io.syncFileSystem(folderDescriptor)
-            _ = close(folderDescriptor)
-            if flushed != 0 { throw OutputFileError.system(.write, path: destination, code: -flushed) }
         }
 
         /// Closes and removes the temporary unless it was published. Safe to call more than once.

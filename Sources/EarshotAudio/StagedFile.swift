@@ -60,9 +60,11 @@ public final class StagedFile {
 
     /// Moves `files` into place together.
     ///
-    /// 1. Every file is closed, then the set is flushed to disk as one: a single `syncfs` per folder (on Linux;
-    ///    where the C library has no `syncfs`, each file is flushed as it closes), not one flush per file. A failure here (disk full,
-    ///    an I/O error) removes them all and leaves every destination untouched.
+    /// 1. The set is flushed to disk as one: every file's writing to disk is started (on Linux), then each file is
+    ///    waited for and closed. The disk gets the whole set at once, and each wait is for that file's own bytes.
+    ///    (A `syncfs` of the file system costs about the same but also waits for every other program's unwritten
+    ///    data, the phrase cache's included: up to 64 ms against 2 ms, measured.) A failure here (disk full, an
+    ///    I/O error) removes them all and leaves every destination untouched.
     /// 2. The renames run one after another inside ``PendingTemporaries/publishing(_:)``: Ctrl-C or SIGTERM
     ///    waits for the last one, so an interrupted command leaves the complete old set or the complete new one.
     /// 3. Each folder involved is synced once, making the renames durable.
@@ -75,19 +77,8 @@ public final class StagedFile {
     public static func commitTogether(_ files: [StagedFile]) throws {
         let pending = files.filter { !$0.isDone }
         do {
-            if AtomicFile.IO.syncfs != nil {
-                for file in pending { try file.file.finishWriting(flushing: false) }
-                // One flush per folder (in practice one: a render's files sit side by side).
-                var flushed: [String] = []
-                for file in pending where !file.file.isWritingThrough {
-                    let folder = AtomicFile.Temporary.split(file.file.target).folder
-                    guard !flushed.contains(folder) else { continue }
-                    flushed.append(folder)
-                    try file.file.flushFileSystem()
-                }
-            } else {
-                for file in pending { try file.file.finishWriting() }
-            }
+            for file in pending { file.file.startWriteback() }
+            for file in pending { try file.file.finishWriting() }
         } catch {
             for file in pending { file.discard() }
             throw error
