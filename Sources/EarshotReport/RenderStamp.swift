@@ -8,11 +8,12 @@ import Foundation
 /// SIGKILL or a power cut can land between two. A reader then finds, say, a new WAV beside the previous
 /// render's transcript. Every companion therefore names the WAV it was made with (``AudioFingerprint``):
 ///
-/// - `.vtt`: a `NOTE earshot-audio fnv1a64:…:FRAMES` block right after the `WEBVTT` line;
-/// - `.jsonl`: a first line `{"fingerprint":"fnv1a64:…:FRAMES","frames":…,"sample_rate":…,"type":"audio"}`;
-/// - the review page: `<meta name="earshot-audio" content="fnv1a64:…:FRAMES"/>`.
+/// - `.vtt`: a `NOTE earshot-audio fnv1a64x4:…:FRAMES` block right after the `WEBVTT` line;
+/// - `.jsonl`: a first line `{"fingerprint":"fnv1a64x4:…:FRAMES","frames":…,"sample_rate":…,"type":"audio"}`;
+/// - the review page: `<meta name="earshot-audio" content="fnv1a64x4:…:FRAMES"/>`.
 ///
-/// `earshot verify OUT.wav` and `earshot samples --check` compare these with the WAV's own fingerprint.
+/// `earshot verify OUT.wav` and `earshot samples --check` compare these with the WAV's own fingerprint, computed
+/// the way each file names (renders made before `fnv1a64x4` wrote `fnv1a64:…`).
 public enum RenderStamp {
     /// The WebVTT note keyword and the HTML meta name.
     public static let name = "earshot-audio"
@@ -85,7 +86,14 @@ public enum RenderStamp {
     /// - Throws: `AudioFileError` when the WAV itself cannot be read.
     public static func check(wav: String, page: String? = nil) throws -> [Mismatch] {
         let audio = try WAVFile.read(path: wav)
-        let expected = AudioFingerprint(samples: audio.samples)
+        // Each companion is checked by the method it names (renders before `fnv1a64x4` wrote `fnv1a64`).
+        var expected: [AudioFingerprint.Method: AudioFingerprint] = [:]
+        func fingerprint(by method: AudioFingerprint.Method) -> AudioFingerprint {
+            if let known = expected[method] { return known }
+            let computed = AudioFingerprint(samples: audio.samples, method: method)
+            expected[method] = computed
+            return computed
+        }
         let pagePath = page ?? RenderOutputs.companion(of: wav, extension: "html")
         let parts: [(path: String, required: Bool, read: (String) -> AudioFingerprint?)] = [
             (RenderOutputs.companion(of: wav, extension: "vtt"), true, fingerprint(inTranscript:)),
@@ -102,11 +110,12 @@ public enum RenderStamp {
                 mismatches.append(Mismatch(path: part.path, problem: "names no audio (not written by earshot render)"))
                 continue
             }
-            if found != expected {
+            let actual = fingerprint(by: found.method)
+            if found != actual {
                 mismatches.append(
                     Mismatch(
                         path: part.path,
-                        problem: "was written for other audio (\(found), the WAV is \(expected)): "
+                        problem: "was written for other audio (\(found), the WAV is \(actual)): "
                             + "the set is mixed; render it again"))
             }
         }

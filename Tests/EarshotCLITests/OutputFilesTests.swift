@@ -188,7 +188,7 @@ import Testing
         // A transcript from other audio, as a killed render could leave it.
         let vtt = samples + "/pattern/after-search.vtt"
         let other = try String(contentsOfFile: vtt, encoding: .utf8)
-            .replacingOccurrences(of: "NOTE earshot-audio fnv1a64:", with: "NOTE earshot-audio fnv1a64:0")
+            .replacingOccurrences(of: "NOTE earshot-audio fnv1a64x4:", with: "NOTE earshot-audio fnv1a64x4:0")
         try other.write(toFile: vtt, atomically: false, encoding: .utf8)
         let mixed = try EarshotBinary.run(["samples", "--check", "--scripts", folder.path + "/Scripts", "-o", samples])
         #expect(mixed.status == 1)
