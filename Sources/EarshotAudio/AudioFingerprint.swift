@@ -8,8 +8,8 @@
 ///
 /// - `fnv1a64x4` (what renders write): four 64-bit FNV-1a hashes side by side, sample *i* going to hash *i* mod 4
 ///   as one 16-bit unit, then the four hashes' bytes (little-endian, in order) hashed with FNV-1a. The four
-///   hashes are independent, so the processor works on them at once: about eight times faster than one hash
-///   over every byte, which a long render spent a fifth of its mixing time on.
+///   hashes are independent, so the processor works on several at once, and there is one step per sample, not
+///   one per byte: a 600 s render's fingerprint took about 30 ms, now about 18 ms (perf).
 /// - `fnv1a64` (renders made before it): the 64-bit FNV-1a hash of the samples' bytes as stored (16-bit
 ///   little-endian). Still read and checked, so older renders verify.
 public struct AudioFingerprint: Hashable, Sendable, CustomStringConvertible {
