@@ -185,6 +185,11 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// The most phrases ever synthesized at the same time in this process.
     var peakConcurrentSyntheses: Int { pool.peakInUse }
 
+    /// How many times ``validate(_:)`` tried a profile of this name in a worker.
+    func validationTrials(of profile: String) -> Int { trialLock.withLock { trials[profile, default: 0] } }
+    private let trialLock = NSLock()
+    private var trials: [String: Int] = [:]
+
     /// The name espeak-ng selects a profile's voice by: `en-us`, or `en-us+f3` with a variant.
     private static func voiceName(_ profile: VoiceProfile) -> String {
         profile.variant.map { "\(profile.espeakVoice)+\($0)" } ?? profile.espeakVoice
@@ -198,10 +203,15 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
 
     /// Checks `profile` against the installed espeak-ng: the voice and variant exist, values in range.
     ///
-    /// espeak-ng silently ignores an unknown variant, so it is looked up in the data folder here.
+    /// espeak-ng silently ignores an unknown variant, so it is looked up in the data folder here. Any other voice
+    /// is then tried in a worker (selected with the profile's values, nothing said), except the standard voice
+    /// every worker starts with: a worker speaking it selects no voice, so a trial could find nothing the checks
+    /// above did not, and skipping it saves a worker's start and a round trip before a run's first phrase.
     public func validate(_ profile: VoiceProfile) throws(EspeakError) {
         try checkRanges(profile)
         try checkNames(profile)
+        if Self.voiceName(profile) == VoiceProfile.standard.espeakVoice { return }
+        trialLock.withLock { trials[profile.name, default: 0] += 1 }
         try check(
             selectInChild(Self.voiceName(profile), Self.parameters(profile)), profile,
             operation: "select voice \(Self.voiceName(profile))")

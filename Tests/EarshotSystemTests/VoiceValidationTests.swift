@@ -1,5 +1,5 @@
 import EarshotCore
-import EarshotSystem
+@testable import EarshotSystem
 import Foundation
 import Testing
 
@@ -25,6 +25,23 @@ import Testing
             #expect(variant == "no-such-variant")
             #expect(known.contains("f3") && known.contains("earshot-narrator"))
             #expect(error.description.contains("no-such-variant"))
+        }
+    }
+
+    /// The standard voice is the one every worker starts with: nothing is left to try once its names and values
+    /// are checked. Any other voice, or a variant of it, is still tried in a worker.
+    @Test func onlyTheStandardVoiceIsAcceptedWithoutATrial() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        // Names no other test uses: tests run side by side on the one synthesizer.
+        let names = ["trial-plain", "trial-british", "trial-varied"]
+        let before = names.map(synthesizer.validationTrials(of:))
+        try synthesizer.validate(VoiceProfile(name: names[0], espeakVoice: "en-us", rate: 300, pitch: 20))
+        try synthesizer.validate(VoiceProfile(name: names[1], espeakVoice: "en-gb-x-rp", rate: 185))
+        try synthesizer.validate(VoiceProfile(name: names[2], espeakVoice: "en-us", variant: "f3", rate: 185))
+        #expect(zip(names, before).map { synthesizer.validationTrials(of: $0) - $1 } == [0, 1, 1])
+        // Checked all the same: a value out of range is refused without a trial.
+        #expect(throws: EspeakError.self) {
+            try synthesizer.validate(VoiceProfile(name: "bad", espeakVoice: "en-us", rate: 1000))
         }
     }
 
