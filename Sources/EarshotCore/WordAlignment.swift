@@ -145,12 +145,16 @@ struct Loudness {
     static func rms(_ samples: [Int16], _ start: Int, _ length: Int) -> Double {
         let end = min(samples.count, start + length)
         guard start < end else { return 0 }
-        var sum = 0.0
-        for index in start..<end {
-            let value = Double(samples[index])
-            sum += value * value
+        // Summed in integers, so the loop vectorizes. The sum is the one a sum of Doubles gives: each square is at
+        // most 2^30, so up to 2^23 of them stay below 2^53, where every partial sum of Doubles is exact.
+        var sum: Int64 = 0
+        samples.withUnsafeBufferPointer { buffer in
+            for index in start..<end {
+                let value = Int64(buffer[index])
+                sum &+= value &* value
+            }
         }
-        return (sum / Double(end - start)).squareRoot()
+        return (Double(sum) / Double(end - start)).squareRoot()
     }
 
     func isLoud(_ start: Int, _ threshold: Double) -> Bool { Self.rms(samples, start, window) >= threshold }
