@@ -107,6 +107,9 @@ public final class WAVWriter {
     /// - Throws: `OutputFileError`; no temporary remains then.
     public func stage() throws -> StagedFile {
         try completeHeader()
+        // The disk starts on the audio now, while the companion files are written; the flush when the set is moved
+        // into place then has less to wait for.
+        file.startWriteback()
         isDone = true
         return StagedFile(path: path, temporary: file)
     }

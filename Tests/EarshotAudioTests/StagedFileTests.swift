@@ -44,6 +44,21 @@ struct StagedFileTests {
         #expect(try String(contentsOfFile: folder.file("out.vtt"), encoding: .utf8) == "out.vtt")
     }
 
+    /// The WAV is done long before its companions: the disk starts on it as soon as it is staged.
+    @Test func aStagedWAVStartsWritingAtOnce() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let flushes = Flushes()
+        let writer = try WAVWriter(path: folder.file("out.wav"), sampleRate: 22_050, io: flushes.io())
+        try writer.append([1, 2, 3])
+        #expect(flushes.calls.withLock { $0 }.isEmpty)
+        let staged = try writer.stage()
+        #expect(flushes.calls.withLock { $0 } == ["start"])
+        try StagedFile.commitTogether([staged])
+        #expect(flushes.calls.withLock { $0 } == ["start", "start", "wait"])
+        #expect(folder.contents == ["out.wav"])
+    }
+
     @Test func theRealWritebackCallExistsOnLinux() {
         #if os(Linux)
             #expect(AtomicFile.IO.syncFileRange != nil)
