@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A command that will synthesize (``Command/startsEngineEarly(_:context:)``) needs the engine only after it has
 /// parsed its scripts and loaded its voices; started at once, the engine's set-up (its private data folder,
-/// espeak-ng's start, the voice list, the standard voice) overlaps that work on the other core. The command's
+/// espeak-ng's start, the standard voice) overlaps that work on the other core. The command's
 /// own start then finds the engine ready, or waits for it. A start that fails is left for the command: its own
 /// start meets the same failure and reports it.
 enum EngineWarmUp {

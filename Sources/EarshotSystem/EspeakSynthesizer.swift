@@ -38,8 +38,10 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     private let owner: OwnerThread
     private let pool = SynthesisSlots(limit: ProcessInfo.processInfo.activeProcessorCount)
     private let dataFolder: EspeakDataFolder
-    /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages).
-    private let knownVoiceNames: Set<String>
+    /// Every name espeak-ng's voice list answers to, lower-cased (voice names, identifiers, languages), once
+    /// listed (``knownVoiceNames()``).
+    private var listedVoiceNames: Set<String>?
+    private let listLock = NSLock()
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var instance: EspeakSynthesizer?
@@ -63,7 +65,9 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
             throw .alreadyInitialized(requested: directory ?? "(none)", current: instance.dataPath)
         }
         try EspeakLibrary.open()
-        let created = try EspeakSynthesizer(dataFolder: try EspeakDataFolder.prepare(voicesDirectory: directory))
+        let created = try EspeakSynthesizer(
+            dataFolder: try EspeakDataFolder.prepare(
+                voicesDirectory: directory, linkingVoice: VoiceProfile.standard.espeakVoice))
         instance = created
         return created
     }
@@ -85,10 +89,13 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         }
         sampleRate = Int(result.rate)
         engineVersion = DeferredSynthesizer.libraryVersion()
-        // espeak-ng reads every voice file to list them (about 730 file status calls and 360 opens). Selecting the
-        // standard voice by name lists them anyway, unless the list exists: listed here first, it is read once,
-        // and no other process reads it again for the names (a child used to, beside this process's own list).
-        knownVoiceNames = owner.perform { Self.listVoiceNames() }
+        // espeak-ng reads every voice file to list them (about 730 file status calls and 360 opens, 3.7 ms).
+        // Selecting the standard voice by name lists them, unless its file is linked under its name in the data
+        // folder (``EspeakDataFolder/linkVoiceFile``): then the list waits until a profile with another voice is
+        // checked. Without the link it is listed here first, so that selecting does not list the voices again.
+        if !dataFolder.hasLinkedVoice(VoiceProfile.standard.espeakVoice) {
+            listedVoiceNames = owner.perform { Self.listVoiceNames() }
+        }
         // The data folder goes while the workers are torn down at exit (its own handler then finds it gone).
         earshot_espeak_set_exit_work { EspeakDataFolder.removeCreatedFolders() }
         // The one state every phrase starts from: the standard voice selected, so its dictionary is loaded.
@@ -229,7 +236,11 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         if let problem = EspeakName.problem(with: profile.espeakVoice, as: .voice) {
             throw .invalidName(name: profile.espeakVoice, kind: .voice, profile: profile.name, problem: problem)
         }
-        guard knownVoiceNames.contains(profile.espeakVoice.lowercased()) else {
+        // The standard voice was selected when espeak-ng started: it exists, with no list to look it up in.
+        guard
+            profile.espeakVoice == VoiceProfile.standard.espeakVoice
+                || knownVoiceNames().contains(profile.espeakVoice.lowercased())
+        else {
             throw .unknownVoice(voice: profile.espeakVoice, profile: profile.name)
         }
         guard let variant = profile.variant else { return }
@@ -245,6 +256,18 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
     /// selection) and returns its status; for testing the shim's own length and path checks.
     func setVoiceWithoutChecks(_ name: String) -> Int32 {
         selectInChild(name, Self.parameters(VoiceProfile.standard))
+    }
+
+    /// espeak-ng's voice list as lower-cased names, listed on the owner thread the first time it is needed. A worker
+    /// for another voice is started only after its profile was checked against the list, so it inherits the list and
+    /// selects its voice without listing again.
+    private func knownVoiceNames() -> Set<String> {
+        listLock.withLock {
+            if let listedVoiceNames { return listedVoiceNames }
+            let names = owner.perform { Self.listVoiceNames() }
+            listedVoiceNames = names
+            return names
+        }
     }
 
     /// espeak-ng's voice list as lower-cased names, listed in this process. Owner thread only.

@@ -25,7 +25,9 @@ struct AudioFingerprintTests {
             }
             var hash = basis
             for lane in lanes {
-                for shift in stride(from: 0, to: 64, by: 8) { hash = (hash ^ ((lane >> UInt64(shift)) & 0xFF)) &* prime }
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    hash = (hash ^ ((lane >> UInt64(shift)) & 0xFF)) &* prime
+                }
             }
             return hash
         }

@@ -47,6 +47,26 @@ struct EarshotBinaryTests {
         #expect((file.samples.map(\.magnitude).max() ?? 0) > 3000, "the speech is audible")
     }
 
+    /// espeak-ng picks the standard voice from its list of every voice, unless a private data folder links its file
+    /// under its name (a Voices folder with custom variants): both must give the same voice, sample for sample.
+    @Test func theStandardVoiceSoundsTheSameWithAndWithoutItsLinkedFile() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let shippedVoices = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Voices").path
+        let plainVoices = folder.path + "/voices-without-variants"
+        try FileManager.default.createDirectory(atPath: plainVoices, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: shippedVoices + "/default.voice", toPath: plainVoices + "/default.voice")
+        let text = "Message sent. Undo available, 3 items at 11:59."
+        let linked = try earshot("say", "--voices", shippedVoices, "-o", folder.path + "/a.wav", text)
+        let listed = try earshot("say", "--voices", plainVoices, "-o", folder.path + "/b.wav", text)
+        #expect(linked.status == 0 && listed.status == 0, "\(linked.error)\(listed.error)")
+        let a = try WAVFile.read(path: folder.path + "/a.wav").samples
+        #expect(a.count > 22_050)
+        #expect(a == (try WAVFile.read(path: folder.path + "/b.wav").samples))
+    }
+
     @Test func aFasterVoiceGivesAShorterFile() throws {
         let folder = try OutputFolder()
         defer { folder.remove() }

@@ -58,8 +58,9 @@ import Testing
         #expect(EspeakDataFolder.fingerprint(of: variants, systemPath: first) == before)
         #expect(!before.isEmpty)
         #expect(EspeakDataFolder.fingerprint(of: [], systemPath: first) != before)
-        #expect(EspeakDataFolder.fingerprint(of: [(name: "mine", contents: Data("name x\n".utf8))], systemPath: first)
-            != before)
+        #expect(
+            EspeakDataFolder.fingerprint(of: [(name: "mine", contents: Data("name x\n".utf8))], systemPath: first)
+                != before)
         #expect(EspeakDataFolder.fingerprint(of: variants, systemPath: second) != before)
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, first, &times, 0) == 0)
@@ -203,5 +204,74 @@ import Testing
         let folder = try EspeakDataFolder.prepare(voicesDirectory: SpeechFixtures.voicesDirectory)
         defer { EspeakDataFolder.removeFolder(folder.path) }
         #expect(folder.path.hasPrefix(EspeakDataFolder.baseFolder() + EspeakDataFolder.folderPrefix))
+    }
+}
+
+/// The standard voice's file linked under its name in the synthesizer's private data folder, so espeak-ng selects it
+/// without listing every voice.
+@Suite struct LinkedVoiceFileTests {
+    private func scratchFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "earshot-link-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func theSynthesizersFolderLinksTheStandardVoicesFileUnderItsName() throws {
+        let system = try #require(EspeakDataFolder.systemDataPath())
+        let folder = try EspeakDataFolder.prepare(
+            voicesDirectory: SpeechFixtures.voicesDirectory, linkingVoice: "en-us")
+        defer { EspeakDataFolder.removeFolder(folder.path) }
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: folder.path + "/voices/en-us")
+        #expect(target.hasPrefix(system + "/lang/"))
+        #expect(URL(fileURLWithPath: target).lastPathComponent.lowercased() == "en-us")
+        #expect(folder.hasLinkedVoice("en-us"))
+        // The raw reference's folder (no voice asked for) stays as espeak-ng's own.
+        let plain = try EspeakDataFolder.prepare(voicesDirectory: SpeechFixtures.voicesDirectory)
+        defer { EspeakDataFolder.removeFolder(plain.path) }
+        #expect(!FileManager.default.fileExists(atPath: plain.path + "/voices/en-us"))
+        #expect(!plain.hasLinkedVoice("en-us"))
+    }
+
+    /// A made-up system data folder holding `files` under `lang/`, and an empty private folder beside it.
+    private func folders(langFiles files: [String]) throws -> (system: String, private: String, remove: () -> Void) {
+        let root = try scratchFolder()
+        for file in files {
+            let path = root + "/system/lang/" + file
+            try FileManager.default.createDirectory(
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            try Data("name \(file)\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        try FileManager.default.createDirectory(atPath: root + "/private/voices", withIntermediateDirectories: true)
+        return (root + "/system", root + "/private", { try? FileManager.default.removeItem(atPath: root) })
+    }
+
+    @Test func theOneFileNamedLikeTheVoiceInAnyCaseIsLinked() throws {
+        let made = try folders(langFiles: ["gmw/en-US", "gmw/en-GB-x-rp", "roa/fr", "en"])
+        defer { made.remove() }
+        try EspeakDataFolder.linkVoiceFile("en-us", in: made.private, system: made.system)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: made.private + "/voices/en-us")
+                == made.system + "/lang/gmw/en-US")
+    }
+
+    @Test(arguments: [
+        ["gmw/en-US", "other/EN-us"],  // two candidates: espeak-ng's choice would depend on its list
+        ["gmw/en-GB", "roa/fr"],  // none
+    ])
+    func withoutExactlyOneCandidateNothingIsLinked(files: [String]) throws {
+        let made = try folders(langFiles: files)
+        defer { made.remove() }
+        try EspeakDataFolder.linkVoiceFile("en-us", in: made.private, system: made.system)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: made.private + "/voices").isEmpty)
+    }
+
+    @Test func aNameThatIsNoVoiceNameOrAFileAlreadyThereIsLeftAlone() throws {
+        let made = try folders(langFiles: ["gmw/en-US", "../escape"])
+        defer { made.remove() }
+        try EspeakDataFolder.linkVoiceFile("../escape", in: made.private, system: made.system)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: made.private + "/voices").isEmpty)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: made.private + "/voices/en-us"))
+        try EspeakDataFolder.linkVoiceFile("en-us", in: made.private, system: made.system)
+        #expect(try String(contentsOfFile: made.private + "/voices/en-us", encoding: .utf8) == "mine")
     }
 }
