@@ -32,7 +32,7 @@ public struct AudioFingerprint: Hashable, Sendable, CustomStringConvertible {
     public let method: Method
     /// Frames hashed so far.
     public private(set) var frameCount = 0
-    /// `fnv1a64`: the hash so far. `fnv1a64x4`: unused (zero).
+    /// `fnv1a64`: the hash so far (unused by `fnv1a64x4`).
     private var single: UInt64 = offsetBasis
     /// `fnv1a64x4`: the four hashes so far.
     private var lanes = laneBasis

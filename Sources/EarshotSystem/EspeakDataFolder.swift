@@ -97,7 +97,8 @@ struct EspeakDataFolder: Equatable {
         let path = try makePrivateFolder()
         do {
             try fill(path, system: system, variants: variants)
-            if let voice { try linkVoiceFile(voice, in: path, system: system) }
+            // Only a shortcut: without the link, selecting the voice lists every voice, as it always did.
+            if let voice { try? linkVoiceFile(voice, in: path, system: system) }
         } catch {
             removeFolder(path)
             throw .dataFolderUnavailable(path: path, reason: "\(error)")
