@@ -17,12 +17,6 @@ import Testing
         return result
     }
 
-    private func scratchFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "earshot-folder-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test func aFolderPlantedAtTheOldPredictableNameIsNotUsed() throws {
         let variants = EspeakDataFolder.customVariantFiles(in: SpeechFixtures.voicesDirectory)
         let system = try #require(EspeakDataFolder.systemDataPath())
@@ -210,12 +204,6 @@ import Testing
 /// The standard voice's file linked under its name in the synthesizer's private data folder, so espeak-ng selects it
 /// without listing every voice.
 @Suite struct LinkedVoiceFileTests {
-    private func scratchFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "earshot-link-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test func theSynthesizersFolderLinksTheStandardVoicesFileUnderItsName() throws {
         let system = try #require(EspeakDataFolder.systemDataPath())
         let folder = try EspeakDataFolder.prepare(
@@ -274,4 +262,11 @@ import Testing
         try EspeakDataFolder.linkVoiceFile("en-us", in: made.private, system: made.system)
         #expect(try String(contentsOfFile: made.private + "/voices/en-us", encoding: .utf8) == "mine")
     }
+}
+
+/// A new empty folder for one test.
+private func scratchFolder() throws -> String {
+    let path = NSTemporaryDirectory() + "earshot-folder-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
 }
