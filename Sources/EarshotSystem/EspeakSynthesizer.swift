@@ -189,6 +189,10 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         set { pool.concurrency = newValue }
     }
 
+    /// While a synthesis is under way on the calling thread (asked from its chunk callback), the process id of the
+    /// worker it waits for; 0 elsewhere. Tests use it to see where that worker may run.
+    static var workerOfCallingThread: Int32 { earshot_espeak_current_worker() }
+
     /// The most phrases ever synthesized at the same time in this process.
     var peakConcurrentSyntheses: Int { pool.peakInUse }
 

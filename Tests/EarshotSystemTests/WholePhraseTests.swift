@@ -28,6 +28,19 @@ import Testing
 
     static let long = (1...40).map { "Order \($0) of 40 has shipped." }.joined(separator: " ")
 
+    /// A request goes to the worker in one send; a text longer than the socket's buffer (about 200 KB) leaves part
+    /// of it for the rest of the request, which must still arrive whole and in order: the phrase's start is the same
+    /// as when the text is short.
+    @Test func aTextLongerThanTheSocketBufferReachesTheWorkerWhole() throws {
+        let voice = SpeechFixtures.voice(rate: 185)
+        let short = try receive("Results updated. Done.", voice: voice, frameLimit: 8_000, streaming: false)
+        let padding = String(repeating: " Done.", count: 60_000)
+        let long = try receive("Results updated." + padding, voice: voice, frameLimit: 8_000, streaming: false)
+        #expect(short.samples.count == 8_000)
+        let same = long.samples == short.samples
+        #expect(same, "\(long.samples.count) samples, not the short text's start")
+    }
+
     @Test(arguments: [
         ("Results updated", nil as Int?), ("Results updated", 4_000), (WholePhraseTests.long, nil),
         (WholePhraseTests.long, 150_000), ("", nil),

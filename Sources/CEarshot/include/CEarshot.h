@@ -177,6 +177,8 @@ int32_t earshot_espeak_has_worker(int32_t slot, const char *voice);
 /// and a sink asking to stop stops the worker's phrase at once. Without it, the worker sends the phrase in as
 /// few chunks as fit in its messages (a phrase of up to about 2 s is one chunk), so the caller wakes once per
 /// phrase; the samples and events are the same, and a sink asking to stop only stops what it is handed.
+/// Without `streaming`, the calling thread and the worker are held to the processor the thread is on until the
+/// call returns (the thread then gets its own processors back), so that neither wakes the other across processors.
 /// `*chunks_delivered` counts the chunks handed to `sink` over every attempt of one phrase (start at 0):
 /// a retry skips that many, which is exact because a phrase's chunks are the same on every synthesis.
 /// Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty
@@ -186,6 +188,10 @@ int32_t earshot_espeak_synthesize_in_worker(int32_t slot, const char *voice,
                                             const earshot_voice_parameters *parameters, const char *text,
                                             int64_t frame_limit, int32_t streaming, earshot_speech_sink sink,
                                             void *context, int32_t *stopped_early, int64_t *chunks_delivered);
+
+/// During a call of `earshot_espeak_synthesize_in_worker` (from its sink), the process id of the worker the
+/// calling thread waits for; 0 on a thread that is not in such a call. For tests of where workers run.
+int32_t earshot_espeak_current_worker(void);
 
 /// Writes the espeak-ng library's version (for example `1.51`) into `buffer` (always NUL-terminated).
 void earshot_espeak_version(char *buffer, size_t length);
