@@ -47,6 +47,49 @@ struct WorkerPlacementTests {
         #expect(EspeakSynthesizer.workerOfCallingThread == 0)
     }
 
+    /// Two phrases in flight at once hold two slots, so they run on two processors: the first waits inside its
+    /// synthesis (still held to its processor) until the second has spoken, and each notes where it ran.
+    @Test func phrasesInFlightAtTheSameTimeRunOnDifferentProcessors() throws {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        synthesizer.concurrency = max(2, synthesizer.concurrency)
+        let firstIsIn = DispatchSemaphore(value: 0)
+        let secondSpoke = DispatchSemaphore(value: 0)
+        let firstDone = DispatchSemaphore(value: 0)
+        let first = Seen()
+        let thread = Thread {
+            _ = try? synthesizer.synthesize(
+                "The first phrase waits.", voice: .standard, frameLimit: nil, streaming: false
+            ) {
+                _, _ in
+                if first.placement == nil {
+                    first.placement = Self.placement()
+                    firstIsIn.signal()
+                    _ = secondSpoke.wait(timeout: .now() + 60)
+                }
+                return true
+            }
+            firstDone.signal()
+        }
+        thread.start()
+        #expect(firstIsIn.wait(timeout: .now() + 60) == .success)
+        var second: Placement?
+        try synthesizer.synthesize("The second one speaks.", voice: .standard, frameLimit: nil, streaming: false) {
+            _, _ in
+            if second == nil {
+                second = Self.placement()
+                secondSpoke.signal()
+            }
+            return true
+        }
+        #expect(firstDone.wait(timeout: .now() + 60) == .success)
+        let one = try #require(first.placement)
+        let two = try #require(second)
+        #expect(one.worker != two.worker)
+        #expect(one.caller.count == 1 && two.caller.count == 1, "held to \(one.caller) and \(two.caller)")
+        #expect(one.caller != two.caller, "both phrases were held to \(one.caller)")
+        #expect(one.workerProcessors == one.caller && two.workerProcessors == two.caller)
+    }
+
     /// A streaming caller plays chunks while its worker makes the next ones: the worker, held to one processor by
     /// an earlier whole phrase, is let loose again. Workers are per slot, so the two calls are repeated until a
     /// streaming one meets a worker a whole one held (other suites may hold the lowest slot meanwhile).
@@ -91,4 +134,9 @@ enum Processors {
         }
         return result
     }
+}
+
+/// What the first phrase's thread saw, read once it is done.
+private final class Seen: @unchecked Sendable {
+    var placement: WorkerPlacementTests.Placement?
 }

@@ -177,8 +177,10 @@ int32_t earshot_espeak_has_worker(int32_t slot, const char *voice);
 /// and a sink asking to stop stops the worker's phrase at once. Without it, the worker sends the phrase in as
 /// few chunks as fit in its messages (a phrase of up to about 2 s is one chunk), so the caller wakes once per
 /// phrase; the samples and events are the same, and a sink asking to stop only stops what it is handed.
-/// Without `streaming`, the calling thread and the worker are held to the processor the thread is on until the
-/// call returns (the thread then gets its own processors back), so that neither wakes the other across processors.
+/// Without `streaming`, the calling thread and the worker are held to one processor of the thread's set until the
+/// call returns, when the thread gets its set back: neither wakes the other across processors. It is the one the
+/// thread is on, unless another such call holds it (then a free one, or none), so calls in flight at the same time
+/// run on different processors.
 /// `*chunks_delivered` counts the chunks handed to `sink` over every attempt of one phrase (start at 0):
 /// a retry skips that many, which is exact because a phrase's chunks are the same on every synthesis.
 /// Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty
