@@ -129,9 +129,10 @@ import Testing
 
     /// Writing the copied memory back before each phrase keeps a worker's memory where it was: a thousand
     /// phrases leave no trace. A worker's size is read while one of these phrases is in it, from the phrase's own
-    /// chunk handler: no other caller can be using that worker then (other suites' phrases, in other workers or
-    /// in this one between ours, would otherwise count: a worker read in the middle of another suite's long phrase
-    /// once seemed to have grown by 70 MB).
+    /// chunk handler, so only workers these phrases used count, each at a moment it was at work for them. Reading
+    /// every worker of the process once counted another suite's worker that was still being forked: a forked
+    /// process's size climbs while the kernel copies its page tables (seen here from 140 to 265 MB in a test run,
+    /// the test process's own size), and CI read one as grown by 70 MB.
     @Test func aWorkerKeepsItsSizeOverAThousandPhrases() throws {
         let synthesizer = try SpeechFixtures.synthesizer()
         let phrases = ["j", "Results updated", "Order 1042 is ready.", "Pay now, button"]
