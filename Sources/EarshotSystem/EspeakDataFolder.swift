@@ -7,8 +7,9 @@ import Foundation
 /// system data and add our variant files under `voices/!v/`. Each process builds its own: a fresh
 /// `mkdtemp` folder (mode 0700, checked to be ours and private before use) that is removed at exit.
 /// Nothing is ever reused by name, so a folder planted in the temporary folder is never read. The synthesizer's
-/// folder also links the standard voice's file under its name (`voices/en-us`), so that selecting it does not make
-/// espeak-ng list every voice first (``linkVoiceFile(_:in:system:)``).
+/// folder also links the standard voice's file under its name (`voices/en-us`), and another voice's when a profile
+/// first names it, so that selecting them does not make espeak-ng list every voice first
+/// (``linkVoiceFile(_:in:system:)``).
 struct EspeakDataFolder: Equatable {
     /// The folder to give espeak-ng.
     var path: String
@@ -17,6 +18,8 @@ struct EspeakDataFolder: Equatable {
     /// A stable fingerprint of the custom variants (names and contents) and of the system data folder they join
     /// (``fingerprint(of:systemPath:)``).
     var variantsFingerprint: String
+    /// The system data folder a private folder links to (the same as `path` without custom variants).
+    var systemPath: String
 
     /// Places espeak-ng's data is installed, most likely first.
     static let systemCandidates = [
@@ -92,7 +95,8 @@ struct EspeakDataFolder: Equatable {
         let variants = customVariantFiles(in: voicesDirectory)
         let fingerprint = fingerprint(of: variants, systemPath: system)
         if variants.isEmpty {
-            return EspeakDataFolder(path: system, customVariants: [], variantsFingerprint: fingerprint)
+            return EspeakDataFolder(
+                path: system, customVariants: [], variantsFingerprint: fingerprint, systemPath: system)
         }
         let path = try makePrivateFolder()
         do {
@@ -103,7 +107,8 @@ struct EspeakDataFolder: Equatable {
             removeFolder(path)
             throw .dataFolderUnavailable(path: path, reason: "\(error)")
         }
-        return EspeakDataFolder(path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint)
+        return EspeakDataFolder(
+            path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint, systemPath: system)
     }
 
     /// Links the system data into the private folder `path` and writes the custom variants.
@@ -162,6 +167,14 @@ struct EspeakDataFolder: Equatable {
     /// (``linkVoiceFile(_:in:system:)``), so espeak-ng selects that voice without listing every voice.
     func hasLinkedVoice(_ voice: String) -> Bool {
         !customVariants.isEmpty && FileManager.default.fileExists(atPath: path + "/voices/" + voice)
+    }
+
+    /// Links the file of the voice named `voice` into this private folder when it can (``linkVoiceFile``), and
+    /// answers whether the folder now holds it. A system folder (no custom variants) is never written to.
+    func linkVoice(_ voice: String) -> Bool {
+        guard !customVariants.isEmpty else { return false }
+        if !hasLinkedVoice(voice) { try? Self.linkVoiceFile(voice, in: path, system: systemPath) }
+        return hasLinkedVoice(voice)
     }
 
     /// True when this data folder has a variant file with this name.

@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 import Testing
 
@@ -218,6 +219,22 @@ import Testing
         defer { EspeakDataFolder.removeFolder(plain.path) }
         #expect(!FileManager.default.fileExists(atPath: plain.path + "/voices/en-us"))
         #expect(!plain.hasLinkedVoice("en-us"))
+    }
+
+    /// Another voice's file is linked when a profile first asks for the voice, so that its worker selects it without
+    /// espeak-ng's voice list; a name no file answers to is left to the list, which refuses it as before.
+    @Test func anotherVoicesFileIsLinkedWhenAProfileFirstAsksForIt() throws {
+        let system = try #require(EspeakDataFolder.systemDataPath())
+        let synthesizer = try SpeechFixtures.synthesizer()
+        try synthesizer.validate(VoiceProfile(name: "received", espeakVoice: "en-gb-x-rp"))
+        let target = try FileManager.default.destinationOfSymbolicLink(
+            atPath: synthesizer.dataPath + "/voices/en-gb-x-rp")
+        #expect(target.hasPrefix(system + "/lang/"))
+        #expect(URL(fileURLWithPath: target).lastPathComponent.lowercased() == "en-gb-x-rp")
+        #expect(throws: EspeakError.self) {
+            try synthesizer.validate(VoiceProfile(name: "none", espeakVoice: "zz-none"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: synthesizer.dataPath + "/voices/zz-none"))
     }
 
     /// A made-up system data folder holding `files` under `lang/`, and an empty private folder beside it.
