@@ -72,6 +72,11 @@ extension EspeakDataFolder {
         removeTree(path)
         created.remove(path)
     }
+
+    /// Stops counting `path` among the folders removed at exit (it was renamed to be kept).
+    static func forget(_ path: String) {
+        created.remove(path)
+    }
 }
 
 /// The private folders a process created; the first one registered installs an exit handler that

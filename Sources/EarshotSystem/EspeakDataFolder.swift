@@ -4,11 +4,11 @@ import Foundation
 ///
 /// espeak-ng reads voices and variants only from its data folder (its by-file voice lookup lower-cases
 /// and truncates paths), so to ship `Voices/variants/*` we build a private folder of symlinks to the
-/// system data and add our variant files under `voices/!v/`. Each process builds its own: a fresh
-/// `mkdtemp` folder (mode 0700, checked to be ours and private before use) that is removed at exit.
-/// Nothing is ever reused by name, so a folder planted in the temporary folder is never read. The synthesizer's
-/// folder also links the standard voice's file under its name (`voices/en-us`), and another voice's when a profile
-/// first names it, so that selecting them does not make espeak-ng list every voice first
+/// system data and add our variant files under `voices/!v/`, in a fresh `mkdtemp` folder (mode 0700, checked to
+/// be ours and private before use). The synthesizer's folder is then kept for later processes
+/// (`EspeakDataFolder+Kept.swift`, which says what makes a kept folder safe to use); any other is removed at exit.
+/// The synthesizer's folder also links the standard voice's file under its name (`voices/en-us`), and another
+/// voice's when a profile first names it, so that selecting them does not make espeak-ng list every voice first
 /// (``linkVoiceFile(_:in:system:)``).
 struct EspeakDataFolder: Equatable {
     /// The folder to give espeak-ng.
@@ -83,9 +83,11 @@ struct EspeakDataFolder: Equatable {
     /// Builds this process's data folder for the custom variants in `voicesDirectory`.
     ///
     /// Without custom variants this is the system data folder itself. With `linkingVoice` (a voice name, such as
-    /// `en-us`), a private folder also gets that voice's file under the name, in `voices/` (``linkVoiceFile``).
+    /// `en-us`), a private folder also gets that voice's file under the name, in `voices/` (``linkVoiceFile``). With
+    /// `keeping`, the private folder is kept for later processes, and one kept earlier is used (see
+    /// `EspeakDataFolder+Kept.swift`); else it is this process's own, removed at exit.
     static func prepare(
-        voicesDirectory: String?, linkingVoice voice: String? = nil
+        voicesDirectory: String?, linkingVoice voice: String? = nil, keeping: Bool = false
     ) throws(EspeakError) -> EspeakDataFolder {
         guard let system = systemDataPath() else {
             throw .dataFolderUnavailable(
@@ -98,7 +100,12 @@ struct EspeakDataFolder: Equatable {
             return EspeakDataFolder(
                 path: system, customVariants: [], variantsFingerprint: fingerprint, systemPath: system)
         }
-        let path = try makePrivateFolder()
+        let keptName = keptFolderName(fingerprint: fingerprint, voice: voice)
+        if keeping, let kept = keptFolder(named: keptName, variants: variants) {
+            return EspeakDataFolder(
+                path: kept, customVariants: variants.map(\.name), variantsFingerprint: fingerprint, systemPath: system)
+        }
+        var path = try makePrivateFolder()
         do {
             try fill(path, system: system, variants: variants)
             // Only a shortcut: without the link, selecting the voice lists every voice, as it always did.
@@ -107,6 +114,7 @@ struct EspeakDataFolder: Equatable {
             removeFolder(path)
             throw .dataFolderUnavailable(path: path, reason: "\(error)")
         }
+        if keeping { path = keep(path, as: keptName) }
         return EspeakDataFolder(
             path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint, systemPath: system)
     }

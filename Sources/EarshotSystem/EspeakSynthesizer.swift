@@ -69,7 +69,7 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         try EspeakLibrary.open()
         let created = try EspeakSynthesizer(
             dataFolder: try EspeakDataFolder.prepare(
-                voicesDirectory: directory, linkingVoice: VoiceProfile.standard.espeakVoice))
+                voicesDirectory: directory, linkingVoice: VoiceProfile.standard.espeakVoice, keeping: true))
         instance = created
         return created
     }

@@ -28,7 +28,9 @@ public enum RawEspeakReference {
         _ phrases: [(text: String, voice: VoiceProfile)], voicesDirectory: String?
     ) throws(EspeakError) -> Result {
         try EspeakLibrary.open()
-        let folder = try EspeakDataFolder.prepare(voicesDirectory: voicesDirectory)
+        // A kept data folder, as Earshot's own runs have: a program calling libespeak-ng would find its variants
+        // installed, not link them anew each run. No voice is linked: the reference selects voices the plain way.
+        let folder = try EspeakDataFolder.prepare(voicesDirectory: voicesDirectory, keeping: true)
         // espeak-ng's synthesis needs a deep stack; the thread is the process's espeak-ng owner from here on.
         let owner = OwnerThread(name: "earshot.raw-espeak", stackSize: 4 << 20)
         return try owner.perform { () throws(EspeakError) -> Result in

@@ -87,7 +87,19 @@ import Testing
             error: try String(contentsOfFile: errorPath, encoding: .utf8))
     }
 
-    @Test func thePrivateDataFolderIsRemovedWhenTheProcessExits() throws {
+    /// Private data folders in `temporary` that a process left unfinished or as its own: every one but a sealed kept
+    /// folder (the synthesizer's, which later processes use again; see `EspeakDataFolder+Kept.swift`).
+    static func leftBehind(in temporary: String) -> [String] {
+        let kept = "earshot-espeak-data-\(geteuid())-"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { name in
+            name.hasPrefix("earshot-espeak-data-")
+                && !(name.hasPrefix(kept)
+                    && FileManager.default.fileExists(atPath: temporary + "/" + name + "/.earshot-kept"))
+        }
+    }
+
+    /// A process's own data folder goes when it exits; the synthesizer's is kept, sealed, and used by the next one.
+    @Test func onlyTheKeptDataFolderOutlivesTheProcess() throws {
         let binary = try #require(EarshotBinary.path)
         let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
@@ -98,15 +110,25 @@ import Testing
             temporary: temporary)
         #expect(result.status == 0, "stderr: \(result.error)")
         #expect(FileManager.default.fileExists(atPath: temporary + "/x.wav"))
-        let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
+        #expect(Self.leftBehind(in: temporary).isEmpty, "left behind: \(Self.leftBehind(in: temporary))")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
             $0.hasPrefix("earshot-espeak-data-")
         }
-        #expect(left.isEmpty, "left behind: \(left)")
+        #expect(folders.count == 1, "data folders: \(folders)")
+        let again = try Self.run(
+            binary, ["say", "--voices", voicesFolder, "--voice", "narrator", "-o", temporary + "/y.wav", "hi"],
+            temporary: temporary)
+        #expect(again.status == 0, "stderr: \(again.error)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
+            $0.hasPrefix("earshot-espeak-data-")
+        }
+        #expect(after == folders, "the second process used \(after), not the kept \(folders)")
     }
 
     /// espeak-ng starts on a background thread while the script is read (`EngineWarmUp`); a script that fails
-    /// to parse ends the process while that start is making its data folder, which must not outlive it.
-    @Test func aScriptThatFailsWhileEspeakStartsLeavesNoDataFolder() throws {
+    /// to parse ends the process while that start is making its data folder: only a finished, sealed kept folder may
+    /// outlive it.
+    @Test func aScriptThatFailsWhileEspeakStartsLeavesNoDataFolderOfItsOwn() throws {
         let binary = try #require(EarshotBinary.path)
         let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
@@ -120,15 +142,13 @@ import Testing
                 temporary: temporary)
             #expect(result.status == 2, "attempt \(attempt): \(result.error)")
             #expect(result.error.contains("broken.earshot:6:"), "attempt \(attempt): \(result.error)")
-            let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
-                $0.hasPrefix("earshot-espeak-data-")
-            }
+            let left = Self.leftBehind(in: temporary)
             #expect(left.isEmpty, "attempt \(attempt) left behind: \(left)")
             if !left.isEmpty { break }
         }
     }
 
-    @Test func anInterruptedRenderRemovesThePrivateDataFolderToo() throws {
+    @Test func anInterruptedRenderLeavesNoDataFolderOfItsOwn() throws {
         let binary = try #require(EarshotBinary.path)
         let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
         let outputs = temporary + "/out"
@@ -174,6 +194,6 @@ import Testing
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
-        #expect(dataFolders().isEmpty, "left behind: \(dataFolders())")
+        #expect(Self.leftBehind(in: temporary).isEmpty, "left behind: \(Self.leftBehind(in: temporary))")
     }
 }

@@ -8,7 +8,8 @@ import Testing
     import Glibc
 #endif
 
-/// The private espeak-ng data folder: fresh for each process, private and ours, never found by name.
+/// The private espeak-ng data folder: fresh, private and ours; a folder planted at a name is never read (the kept
+/// folder, found by name, has its own checks: `KeptDataFolderTests`).
 @Suite struct EspeakDataFolderTests {
     static let shippedVariant = SpeechFixtures.voicesDirectory + "/variants/earshot-narrator"
 
