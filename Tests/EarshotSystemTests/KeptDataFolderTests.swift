@@ -85,6 +85,32 @@ import Testing
         #expect(variantBytes(second, voices.variant.name) == voices.variant.contents)
     }
 
+    /// Runs making the folder at the same time: one folder is kept, every other run gets a whole folder of its own
+    /// (removed at exit), and none fails.
+    @Test func preparationsAtTheSameTimeKeepOneFolderAndEachGetAWholeOne() throws {
+        let voices = try Voices()
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            results.add(Result { try voices.prepare() })
+        }
+        let folders = try results.all.map { try $0.get() }
+        let kept = folders.filter {
+            URL(fileURLWithPath: $0.path).lastPathComponent.hasPrefix("earshot-espeak-data-\(geteuid())-")
+        }
+        defer {
+            for folder in folders { EspeakDataFolder.removeFolder(folder.path) }
+            voices.remove(kept.first ?? folders[0])
+        }
+        #expect(folders.count == 8)
+        #expect(Set(kept.map(\.path)).count == 1, "kept: \(kept.map(\.path))")
+        for folder in folders {
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/phontab"))
+            #expect(variantBytes(folder, voices.variant.name) == voices.variant.contents)
+        }
+        // The next run takes the kept one.
+        #expect(try voices.prepare().path == kept.first?.path)
+    }
+
     @Test func keptFoldersUnusedForAWeekGoWhenAnotherIsKept() throws {
         let base = EspeakDataFolder.baseFolder()
         let stale = base + EspeakDataFolder.folderPrefix + "\(geteuid())-stale\(UUID().uuidString.prefix(8))"
@@ -112,4 +138,12 @@ extension FileManager {
     fileprivate func destinationOfSymbolicLinkOrNil(atPath path: String) -> String? {
         try? destinationOfSymbolicLink(atPath: path)
     }
+}
+
+/// Results gathered from several threads.
+private final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<EspeakDataFolder, any Error>] = []
+    func add(_ result: Result<EspeakDataFolder, any Error>) { lock.withLock { results.append(result) } }
+    var all: [Result<EspeakDataFolder, any Error>] { lock.withLock { results } }
 }
