@@ -86,58 +86,18 @@ import Testing
         }
     }
 
-    /// Two phrases in flight at once, each in its own slot: the first waits, inside its synthesis, until the second
-    /// has sent audio. Waiting on that event (not on the thread pool's luck, which on a busy two-core machine may run
-    /// every call on one thread) makes the overlap certain when slots work, and a timeout when they queue.
+    /// Two phrases in flight at once, each in its own slot (``PhrasesInFlight``): the second is synthesized while
+    /// the first waits inside its synthesis.
     @Test func aSecondPhraseIsSynthesizedWhileTheFirstIsStillUnderWay() throws {
         let synthesizer = try SpeechFixtures.synthesizer()
         synthesizer.concurrency = max(2, synthesizer.concurrency)
-        let firstIsIn = DispatchSemaphore(value: 0)
-        let secondSpoke = DispatchSemaphore(value: 0)
-        let firstDone = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
-        let first = Thread {
-            var waited = false
-            do {
-                try synthesizer.synthesize(Self.phrases[1], voice: .standard, frameLimit: nil) { _, _ in
-                    if !waited {
-                        waited = true
-                        firstIsIn.signal()
-                        if secondSpoke.wait(timeout: .now() + 60) == .timedOut {
-                            outcome.note("the second phrase never began")
-                        }
-                    }
-                    return true
-                }
-            } catch {
-                outcome.note("first: \(error)")
-            }
-            firstDone.signal()
+        let seen = try PhrasesInFlight.observe(Self.phrases[1], Self.phrases[2], streaming: true, with: synthesizer) {
+            true
         }
-        first.start()
-        #expect(firstIsIn.wait(timeout: .now() + 60) == .success)
-        var signalled = false
-        try synthesizer.synthesize(Self.phrases[2], voice: .standard, frameLimit: nil) { _, _ in
-            if !signalled {
-                signalled = true
-                secondSpoke.signal()
-            }
-            return true
-        }
-        #expect(firstDone.wait(timeout: .now() + 60) == .success)
-        #expect(outcome.problems.isEmpty, "\(outcome.problems)")
+        #expect(seen.first == true && seen.second == true)
+        #expect(seen.problems.isEmpty, "\(seen.problems)")
         #expect(synthesizer.peakConcurrentSyntheses >= 2)
     }
-}
-
-/// Problems noted on another thread.
-private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var notes: [String] = []
-
-    func note(_ problem: String) { lock.withLock { notes.append(problem) } }
-
-    var problems: [String] { lock.withLock { notes } }
 }
 
 /// Results written from several threads, each index once.

@@ -51,3 +51,67 @@ extension SynthesizedSpeech {
         return Double(crossings) / max(duration.seconds, 1e-9)
     }
 }
+
+/// Two phrases in flight at once, each in its own slot: the first waits inside its chunk handler (still holding its
+/// slot) until the second's handler has run. Waiting on that event, not on the thread pool's luck (which on a busy
+/// two-core machine may run every call on one thread), makes the overlap certain when slots work, and a timeout
+/// when they queue.
+enum PhrasesInFlight {
+    /// What each handler saw (`observe`, called on the phrase's calling thread while its phrase is in flight) and the
+    /// problems met (a timeout, an error), for `first` and `second` synthesized with `streaming`.
+    static func observe<Seen>(
+        _ first: String, _ second: String, streaming: Bool, with synthesizer: EspeakSynthesizer,
+        _ observe: @escaping @Sendable () -> Seen
+    ) throws -> (first: Seen?, second: Seen?, problems: [String]) {
+        let firstIsIn = DispatchSemaphore(value: 0)
+        let secondSpoke = DispatchSemaphore(value: 0)
+        let firstDone = DispatchSemaphore(value: 0)
+        let seenFirst = Box<Seen>()
+        let thread = Thread {
+            do {
+                try synthesizer.synthesize(first, voice: .standard, frameLimit: nil, streaming: streaming) { _, _ in
+                    if seenFirst.value == nil {
+                        seenFirst.value = observe()
+                        firstIsIn.signal()
+                        if secondSpoke.wait(timeout: .now() + 60) == .timedOut {
+                            seenFirst.note("the second phrase never began")
+                        }
+                    }
+                    return true
+                }
+            } catch {
+                seenFirst.note("first: \(error)")
+            }
+            firstDone.signal()
+        }
+        thread.start()
+        var problems: [String] = []
+        if firstIsIn.wait(timeout: .now() + 60) == .timedOut { problems.append("the first phrase never began") }
+        var seenSecond: Seen?
+        try synthesizer.synthesize(second, voice: .standard, frameLimit: nil, streaming: streaming) { _, _ in
+            if seenSecond == nil {
+                seenSecond = observe()
+                secondSpoke.signal()
+            }
+            return true
+        }
+        if firstDone.wait(timeout: .now() + 60) == .timedOut { problems.append("the first phrase never ended") }
+        return (seenFirst.value, seenSecond, problems + seenFirst.problems)
+    }
+
+    /// A value and problems written on another thread.
+    private final class Box<Value>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Value?
+        private var notes: [String] = []
+
+        var value: Value? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+
+        func note(_ problem: String) { lock.withLock { notes.append(problem) } }
+
+        var problems: [String] { lock.withLock { notes } }
+    }
+}

@@ -47,43 +47,16 @@ struct WorkerPlacementTests {
         #expect(EspeakSynthesizer.workerOfCallingThread == 0)
     }
 
-    /// Two phrases in flight at once hold two slots, so they run on two processors: the first waits inside its
-    /// synthesis (still held to its processor) until the second has spoken, and each notes where it ran.
+    /// Two phrases in flight at once (``PhrasesInFlight``) hold two slots, so they run on two processors; each notes
+    /// where it ran while the first still waits inside its synthesis.
     @Test func phrasesInFlightAtTheSameTimeRunOnDifferentProcessors() throws {
         let synthesizer = try SpeechFixtures.synthesizer()
         synthesizer.concurrency = max(2, synthesizer.concurrency)
-        let firstIsIn = DispatchSemaphore(value: 0)
-        let secondSpoke = DispatchSemaphore(value: 0)
-        let firstDone = DispatchSemaphore(value: 0)
-        let first = Seen()
-        let thread = Thread {
-            _ = try? synthesizer.synthesize(
-                "The first phrase waits.", voice: .standard, frameLimit: nil, streaming: false
-            ) {
-                _, _ in
-                if first.placement == nil {
-                    first.placement = Self.placement()
-                    firstIsIn.signal()
-                    _ = secondSpoke.wait(timeout: .now() + 60)
-                }
-                return true
-            }
-            firstDone.signal()
-        }
-        thread.start()
-        #expect(firstIsIn.wait(timeout: .now() + 60) == .success)
-        var second: Placement?
-        try synthesizer.synthesize("The second one speaks.", voice: .standard, frameLimit: nil, streaming: false) {
-            _, _ in
-            if second == nil {
-                second = Self.placement()
-                secondSpoke.signal()
-            }
-            return true
-        }
-        #expect(firstDone.wait(timeout: .now() + 60) == .success)
-        let one = try #require(first.placement)
-        let two = try #require(second)
+        let seen = try PhrasesInFlight.observe(
+            "The first phrase waits.", "The second one speaks.", streaming: false, with: synthesizer, Self.placement)
+        #expect(seen.problems.isEmpty, "\(seen.problems)")
+        let one = try #require(seen.first)
+        let two = try #require(seen.second)
         #expect(one.worker != two.worker)
         #expect(one.caller.count == 1 && two.caller.count == 1, "held to \(one.caller) and \(two.caller)")
         #expect(one.caller != two.caller, "both phrases were held to \(one.caller)")
@@ -134,9 +107,4 @@ enum Processors {
         }
         return result
     }
-}
-
-/// What the first phrase's thread saw, read once it is done.
-private final class Seen: @unchecked Sendable {
-    var placement: WorkerPlacementTests.Placement?
 }
