@@ -153,6 +153,10 @@ typedef struct {
 /// espeak-ng's memory (slower; the same samples). Returns an espeak-ng status.
 int32_t earshot_espeak_prepare_isolation(const char *voice);
 
+/// Milliseconds a whole phrase may hold its caller and worker to one processor (see
+/// `earshot_espeak_synthesize_in_worker`).
+enum { EARSHOT_HOLD_LIMIT_MS = 50 };
+
 /// How many slots (phrases synthesized at the same time) there may be; each keeps a worker process per
 /// voice it speaks in.
 enum { EARSHOT_SYNTHESIS_SLOTS = 64 };
@@ -180,7 +184,7 @@ int32_t earshot_espeak_has_worker(int32_t slot, const char *voice);
 /// Without `streaming`, the calling thread and the worker are held to one processor of the thread's set until the
 /// call returns, when the thread gets its set back: neither wakes the other across processors. It is the one the
 /// thread is on, unless another such call holds it (then a free one, or none), so calls in flight at the same time
-/// run on different processors.
+/// run on different processors. A phrase still in flight after EARSHOT_HOLD_LIMIT_MS lets both go.
 /// `*chunks_delivered` counts the chunks handed to `sink` over every attempt of one phrase (start at 0):
 /// a retry skips that many, which is exact because a phrase's chunks are the same on every synthesis.
 /// Returns the worker's espeak-ng status (EARSHOT_ESPEAK_VOICE_NOT_FOUND for an unknown voice; an empty
