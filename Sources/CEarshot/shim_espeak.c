@@ -640,11 +640,10 @@ typedef struct {
     struct timespec since;  // when the hold began
 } caller_placement;
 
-/// How long a phrase may keep its caller and worker held to one processor: EARSHOT_HOLD_LIMIT_MS (CEarshot.h).
-/// Holding saves about 0.1 ms a phrase; a phrase still in flight after this long gains nothing from it, and may be
-/// stuck behind something that keeps that processor busy (a real-time process spinning there left a held phrase
-/// about 5 % of it: 170 ms a phrase). Both are then let go to run wherever they may.
-enum { HOLD_LIMIT_MS = EARSHOT_HOLD_LIMIT_MS };
+// How long a phrase may keep its caller and worker held to one processor is EARSHOT_HOLD_LIMIT_MS (CEarshot.h).
+// Holding saves about 0.1 ms a phrase; a phrase still in flight after this long gains nothing from it, and may be
+// stuck behind something that keeps that processor busy (a real-time process spinning there left a held phrase
+// about 5 % of it: 170 ms a phrase). Both are then let go to run wherever they may.
 
 /// Processors a whole phrase in flight holds (see pin_beside_caller).
 static struct {
@@ -710,11 +709,11 @@ static int hold_remaining(const caller_placement *placement) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     int64_t elapsed = (int64_t)(now.tv_sec - placement->since.tv_sec) * 1000
                       + (now.tv_nsec - placement->since.tv_nsec) / 1000000;
-    return elapsed >= HOLD_LIMIT_MS ? 0 : (int)(HOLD_LIMIT_MS - elapsed);
+    return elapsed >= EARSHOT_HOLD_LIMIT_MS ? 0 : (int)(EARSHOT_HOLD_LIMIT_MS - elapsed);
 }
 
-/// Waits until the worker's next message can be read. A hold that outlasts HOLD_LIMIT_MS is let go meanwhile: the
-/// caller gets its own set back, and its worker may run anywhere the caller may.
+/// Waits until the worker's next message can be read. A hold that outlasts EARSHOT_HOLD_LIMIT_MS is let go meanwhile:
+/// the caller gets its own set back, and its worker may run anywhere the caller may.
 static void wait_for_message(int replies, caller_placement *placement) {
     for (;;) {
         int remaining = hold_remaining(placement);

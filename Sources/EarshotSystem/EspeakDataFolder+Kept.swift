@@ -37,11 +37,7 @@ extension EspeakDataFolder {
 
     /// The name of the kept folder for a folder made from `fingerprint` (system data and variants) linking `voice`.
     static func keptFolderName(fingerprint: String, voice: String?) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("\(keptLayout)\n\(fingerprint)\n\(voice ?? "")".utf8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
+        let hash = FNV1a.hash("\(keptLayout)\n\(fingerprint)\n\(voice ?? "")".utf8, seed: FNV1a.offsetBasis)
         return folderPrefix + "\(geteuid())-" + String(hash, radix: 16)
     }
 
