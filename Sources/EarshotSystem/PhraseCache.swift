@@ -221,8 +221,15 @@ extension PhraseCache {
         /// pack (`packs/…`) is named when it is cut short or holds such an entry.
         public func damagedEntries() -> [String] {
             store.scan().entries.map(\.name).filter { name in
-                guard let data = store.readWhole(store.folder + "/" + name) else { return false }  // evicted meanwhile
+                let path = store.folder + "/" + name
+                guard let data = store.readWhole(path) else { return false }  // evicted meanwhile
                 guard name.hasPrefix(PhraseStore.packFolderName + "/") else { return !PhraseEntry.isWellFormed(data) }
+                if PhraseStore.isAudioPackName((name as NSString).lastPathComponent) {
+                    guard let index = PhraseStore.audioIndex(atPath: path) else { return true }
+                    return !index.entries.allSatisfy { entry in
+                        PhraseEntry.isWellFormed(data.subdata(in: entry.offset..<entry.offset + entry.length))
+                    }
+                }
                 let unpacked = PhraseStore.unpack(data)
                 return !unpacked.whole || !unpacked.entries.allSatisfy { PhraseEntry.isWellFormed($0.data) }
             }

@@ -20,9 +20,8 @@ import Foundation
 /// removes them. Every entry keeps its own key and checksum, so a pack cut short or damaged loses only what it
 /// cannot prove whole, and each of its entries is still checked when read.
 extension PhraseStore {
-    /// True for the entries packs hold: timings (a few hundred bytes each). Audio stays one file per phrase: its
-    /// entries are large, and a name must always be stored the same way, or a pack's older, shorter entry could
-    /// hide the file that replaced it.
+    /// True for the entries packs hold: timings (a few hundred bytes each). Audio goes to audio packs
+    /// (PhraseStore+AudioPacks.swift), read by an index rather than whole.
     static func isPackable(_ data: Data) -> Bool { data.starts(with: TimingEntry.magic) }
     /// A process writes its pack once it holds this much,
     static let packFlushBytes = 1 << 20
@@ -142,7 +141,9 @@ extension PhraseStore {
         guard !queued.isEmpty else { return }
         var latest: [String: Int] = [:]
         for (position, entry) in queued.enumerated() { latest[entry.name] = position }
-        let entries = queued.enumerated().filter { latest[$0.element.name] == $0.offset }.map { ($0.element.name, $0.element.data) }
+        let entries = queued.enumerated().filter { latest[$0.element.name] == $0.offset }.map {
+            ($0.element.name, $0.element.data)
+        }
         do {
             let file = try writePack(entries, stamp: nil)
             state.lock.withLock {
@@ -168,14 +169,20 @@ extension PhraseStore {
     @discardableResult
     func writePack(_ entries: [(name: String, data: Data)], stamp: String?) throws -> String {
         try Self.createFolder(packFolder)
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let time = stamp ?? String(format: "%020llu", UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
-        let file = "\(time)-\(getpid())-" + String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".pack"
+        let file = Self.packFileName(stamp: stamp, extension: ".pack")
         let data = Self.pack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
         noteWritten(bytes: data.count, replacing: 0)
         return file
+    }
+
+    /// A new pack's file name: `<stamp>-<pid>-<random hex><extension>`, the stamp being the time now in
+    /// nanoseconds (20 digits) when nil.
+    static func packFileName(stamp: String?, extension: String) -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let time = stamp ?? String(format: "%020llu", UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+        return "\(time)-\(getpid())-" + String(UInt64.random(in: 1...UInt64.max), radix: 16) + `extension`
     }
 
     /// Writes the entries of every pack this process loaded as one pack and removes those packs (on the writer
@@ -202,6 +209,13 @@ extension PhraseStore {
         }
     }
 
+    /// The file name of the audio pack holding entry `name` (a temporary one while this process writes it), when
+    /// its index is loaded and has it.
+    func audioPack(holding name: String) -> String? {
+        let state = Self.packState(for: folder)
+        return state.lock.withLock { state.audioIndex[name]?.pack }
+    }
+
     /// Marks the pack holding entry `name` as used (once per process and pack).
     func touchPack(_ file: String) {
         let state = Self.packState(for: folder)
@@ -217,6 +231,9 @@ extension PhraseStore {
             state.index = [:]
             state.packFiles = []
             state.touched = []
+            state.audioLoaded = false
+            state.audioIndex = [:]
+            state.audioPacks = [:]
         }
     }
 
@@ -233,8 +250,12 @@ extension PhraseStore {
     /// Hands every queued pack to the writer thread (``finishWrites()`` then waits for it; a run that goes on, such
     /// as `check --watch` between runs, calls this alone).
     static func flushAllPacks() {
-        let stores = packStatesLock.withLock { packStates.values.compactMap { state in state.lock.withLock { state.store } } }
-        for store in stores { writer.submit { store.flushPack() } }
+        let states = packStatesLock.withLock { Array(packStates.values) }
+        for state in states {
+            let (store, audioStore) = state.lock.withLock { (state.store, state.audioStore) }
+            if let store { writer.submit { store.flushPack() } }
+            if let audioStore { writer.submit { audioStore.finishAudioPack() } }
+        }
     }
 }
 
@@ -256,4 +277,14 @@ final class PackState: @unchecked Sendable {
     var firstQueued = Date()
     /// The store that queued the last entry (it writes the pack).
     var store: PhraseStore?
+    /// Whether the indexes of the folder's audio packs were read.
+    var audioLoaded = false
+    /// Every entry known in an audio pack, by name (the longest of a name).
+    var audioIndex: [String: AudioPackEntry] = [:]
+    /// The audio packs read (and written by this process since), with their sizes.
+    var audioPacks: [String: Int] = [:]
+    /// The audio pack this process is writing, if any.
+    var writing: OpenAudioPack?
+    /// The store that appended the last audio entry (it ends the pack).
+    var audioStore: PhraseStore?
 }

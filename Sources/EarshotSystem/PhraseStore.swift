@@ -81,7 +81,7 @@ final class PhraseStore: @unchecked Sendable {
     func read(_ name: String) -> Data? {
         let path = folder + "/" + name
         if let queued = Self.pendingLock.withLock({ Self.pending[path]?.data }) { return queued }
-        if let packed = packedEntry(name) { return packed.data }
+        if let packed = packedEntry(name) ?? audioPackEntry(name) { return packed.data }
         return readWhole(path)
     }
 
@@ -109,6 +109,11 @@ final class PhraseStore: @unchecked Sendable {
     /// Marks entry `name` as just used (the pack holding it, for a packed entry).
     func touch(_ name: String) {
         if let pack = packedEntry(name)?.pack { return touchPack(pack) }
+        if let pack = audioPack(holding: name) {
+            // A pack this process is still writing gets its stamp when it is named.
+            if !pack.hasPrefix(Self.temporaryPrefix) { touchPack(pack) }
+            return
+        }
         Self.markUsed(folder + "/" + name)
     }
 
@@ -171,21 +176,24 @@ final class PhraseStore: @unchecked Sendable {
         }
         if Self.isPackable(data) {
             queueInPack(data, as: name, serial: serial)
-            if queued > Self.pendingLimit { Self.finishWrites() }
-            return
-        }
-        Self.writer.submit {
-            do {
-                try self.writeMakingFolder(data, as: name)
-            } catch {
-                self.recordBackgroundFailure(error)
+        } else {
+            // Known before the append runs, so that an end of writes queued meanwhile ends this pack too.
+            let state = Self.packState(for: folder)
+            state.lock.withLock { state.audioStore = self }
+            Self.writer.submit {
+                do {
+                    try self.appendToAudioPack(data, as: name)
+                } catch {
+                    self.recordBackgroundFailure(error)
+                }
+                Self.pendingLock.withLock {
+                    Self.pendingBytes -= data.count
+                    if Self.pending[path]?.serial == serial { Self.pending[path] = nil }
+                }
             }
-            Self.pendingLock.withLock {
-                Self.pendingBytes -= data.count
-                if Self.pending[path]?.serial == serial { Self.pending[path] = nil }
-            }
         }
-        if queued > Self.pendingLimit { Self.finishWrites() }
+        // The writer drains what is queued without ending the packs it fills (timings queue at most a pack).
+        if queued > Self.pendingLimit { Self.writer.wait() }
     }
 
     /// Keeps the first failure on the writer thread for the next write to throw.
@@ -239,8 +247,8 @@ final class PhraseStore: @unchecked Sendable {
     /// Counts `bytes` written (in place of `previous` bytes) against the bound, evicting when over it.
     func noteWritten(bytes: Int, replacing previous: Int) {
         let overBound = lock.withLock { () -> Bool in
-            let known = estimate ?? scan().total
-            estimate = known + bytes - (estimate == nil ? 0 : previous)
+            // The first time, the scan already finds what was just written.
+            if let known = estimate { estimate = known + bytes - previous } else { estimate = scan().total }
             return (estimate ?? 0) > limit
         }
         if overBound { evict() }
@@ -284,7 +292,7 @@ final class PhraseStore: @unchecked Sendable {
         }
     }
 
-    private static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     /// The entries (name, size, last use), oldest use first, and their total size; stale temporaries removed.
     func scan() -> (entries: [(name: String, size: Int, used: Date)], total: Int) {
@@ -316,7 +324,7 @@ final class PhraseStore: @unchecked Sendable {
             if name.hasPrefix(Self.temporaryPrefix), now.timeIntervalSince(used) > Self.staleTemporaryAge {
                 try? manager.removeItem(atPath: path)
             }
-            guard Self.isPackName(name) else { continue }
+            guard Self.isPackName(name) || Self.isAudioPackName(name) else { continue }
             entries.append((Self.packFolderName + "/" + name, attributes[.size] as? Int ?? 0, used))
         }
         entries.sort { ($0.used, $0.name) < ($1.used, $1.name) }
@@ -368,12 +376,21 @@ final class PhraseStore: @unchecked Sendable {
         return true
     }
 
+    /// How many entries the pack `packs/<file>` holds (0 when it cannot be read).
+    func entryCount(ofPack name: String) -> Int {
+        let path = folder + "/" + name
+        if Self.isAudioPackName((name as NSString).lastPathComponent) {
+            return Self.audioIndex(atPath: path)?.entries.count ?? 0
+        }
+        return readWhole(path).map { Self.unpack($0).entries.count } ?? 0
+    }
+
     /// How many entries the folder holds (a pack counts as the entries in it) and their files' total size.
     func usage() -> (files: Int, bytes: Int) {
         let scanned = scan()
         let entries = scanned.entries.reduce(0) { count, entry in
             guard entry.name.hasPrefix(Self.packFolderName + "/") else { return count + 1 }
-            return count + (readWhole(folder + "/" + entry.name).map { Self.unpack($0).entries.count } ?? 0)
+            return count + entryCount(ofPack: entry.name)
         }
         return (entries, scanned.total)
     }
@@ -399,12 +416,15 @@ final class PhraseStore: @unchecked Sendable {
             }
             // Packs count as the entries they hold.
             for name in (try? manager.contentsOfDirectory(atPath: packFolder)) ?? []
-            where Self.isPackName(name) || name.hasPrefix(Self.temporaryPrefix) {
+            where Self.isPackName(name) || Self.isAudioPackName(name) || name.hasPrefix(Self.temporaryPrefix) {
                 let path = packFolder + "/" + name
-                let data = Self.isPackName(name) ? readWhole(path) : nil
-                if (try? manager.removeItem(atPath: path)) != nil, let data {
-                    files += Self.unpack(data).entries.count
-                    bytes += data.count
+                let isPack = !name.hasPrefix(Self.temporaryPrefix)
+                let counted = isPack ? entryCount(ofPack: Self.packFolderName + "/" + name) : 0
+                var status = stat()
+                let size = lstat(path, &status) == 0 ? Int(status.st_size) : 0
+                if (try? manager.removeItem(atPath: path)) != nil, isPack {
+                    files += counted
+                    bytes += size
                 }
             }
             if (try? manager.contentsOfDirectory(atPath: packFolder))?.isEmpty == true {

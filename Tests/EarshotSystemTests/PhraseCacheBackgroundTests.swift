@@ -18,8 +18,11 @@ import Testing
         return (cache, warnings)
     }
 
+    /// The entries on disk: phrase files, and the entries of the audio packs.
     static func entries(in folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(PhraseStore.isEntryName)
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(
+            PhraseStore.isEntryName)
+        return files + AudioPackTests.audioPackedNames(in: folder)
     }
 
     @Test func queuedEntriesAnswerAtOnceAndReachTheFolderWhenWritesFinish() throws {

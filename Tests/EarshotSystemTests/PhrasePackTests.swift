@@ -68,9 +68,12 @@ import Testing
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = PhraseStore(folder: folder, limit: 1 << 30)
-        let stamps = newerFirstWritten ? ["00000000000000000002", "00000000000000000001"] : [
-            "00000000000000000001", "00000000000000000002",
-        ]
+        let stamps =
+            newerFirstWritten
+            ? ["00000000000000000002", "00000000000000000001"]
+            : [
+                "00000000000000000001", "00000000000000000002",
+            ]
         try store.writePack([(Self.name(1), Data("first".utf8))], stamp: stamps[0])
         try store.writePack([(Self.name(1), Data("second".utf8))], stamp: stamps[1])
         Self.newProcess(folder)
@@ -170,8 +173,8 @@ import Testing
         #expect(!left.contains(second), "the least recently used pack is evicted")
     }
 
-    /// Audio is never packed: a phrase first cut short (a small entry) and later synthesized whole (a large one)
-    /// must not leave the short one in a pack hiding the whole one from every later run.
+    /// A phrase first cut short (a small entry) and later synthesized whole (a large one) in one run must not leave
+    /// the short one hiding the whole one from every later run.
     @Test func aPhraseCutShortThenSynthesizedWholeIsAnsweredWholeByTheNextRun() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -206,16 +209,21 @@ import Testing
         func store(_ text: String) -> String {
             let spoken = SpeechText(verbatim: text)
             cache.store(
-                SpeechTiming(text: text, frameCount: 5_000, sampleRate: 22_050, words: []), of: spoken, voice: .standard)
+                SpeechTiming(text: text, frameCount: 5_000, sampleRate: 22_050, words: []), of: spoken, voice: .standard
+            )
             return PhraseKey.timing(of: spoken, voice: .standard, identity: cache.identity).fileName
         }
         let first = store("First of the run")
         PhraseCache.writeQueuedPacks()
         PhraseStore.writer.wait()
         #expect(Self.packedNames(in: folder).contains(first), "handed over after the run")
+        // The writer is held meanwhile: another test's end of writes could otherwise take "second" alone, and
+        // "third" would start a pack of its own.
+        let release = PhraseStore.holdWriter()
         let second = store("Second, queued now")
         Thread.sleep(forTimeInterval: PhraseStore.packFlushAge + 0.1)
         let third = store("Third, after the first has waited")
+        release()
         PhraseStore.writer.wait()
         #expect(Self.packedNames(in: folder).isSuperset(of: [second, third]), "written without an end of run")
     }
