@@ -149,6 +149,51 @@ extension PhraseStore {
         }
     }
 
+    /// Queues `data` as entry `name` for this process's audio pack; the writer thread appends the queue once it
+    /// holds ``packFlushBytes``, once its first entry has waited ``packFlushAge``, or when writes finish. (One hand-over
+    /// to the writer per batch, not per phrase: waking the writer thread costs more than appending a phrase.)
+    func queueAudio(_ data: Data, as name: String, serial: Int) {
+        let state = Self.packState(for: folder)
+        let now = Date()
+        let full = state.lock.withLock { () -> Bool in
+            state.audioStore = self
+            if state.audioBuffer.isEmpty { state.audioFirstQueued = now }
+            state.audioBuffer.append((name, data, serial))
+            state.audioBufferBytes += data.count
+            return state.audioBufferBytes >= Self.packFlushBytes
+                || now.timeIntervalSince(state.audioFirstQueued) >= Self.packFlushAge
+        }
+        if full { Self.writer.submit { self.appendQueuedAudio() } }
+    }
+
+    /// Appends the queued audio entries to the pack (on the writer thread); a failure is thrown by the next write.
+    func appendQueuedAudio() {
+        let state = Self.packState(for: folder)
+        let queued = state.lock.withLock { () -> [(name: String, data: Data, serial: Int)] in
+            defer {
+                state.audioBuffer = []
+                state.audioBufferBytes = 0
+            }
+            return state.audioBuffer
+        }
+        var failed = false
+        for entry in queued where !failed {
+            do {
+                try appendToAudioPack(entry.data, as: entry.name)
+            } catch {
+                recordBackgroundFailure(error)
+                failed = true
+            }
+        }
+        Self.pendingLock.withLock {
+            for entry in queued {
+                let path = folder + "/" + entry.name
+                if Self.pending[path]?.serial == entry.serial { Self.pending[path] = nil }
+                Self.pendingBytes -= entry.data.count
+            }
+        }
+    }
+
     /// Appends entry `name` to this process's audio pack for the folder, starting one when none is open, and ends
     /// the pack when it is full or old (on the writer thread).
     func appendToAudioPack(_ data: Data, as name: String) throws {

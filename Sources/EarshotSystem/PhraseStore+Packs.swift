@@ -254,7 +254,12 @@ extension PhraseStore {
         for state in states {
             let (store, audioStore) = state.lock.withLock { (state.store, state.audioStore) }
             if let store { writer.submit { store.flushPack() } }
-            if let audioStore { writer.submit { audioStore.finishAudioPack() } }
+            if let audioStore {
+                writer.submit {
+                    audioStore.appendQueuedAudio()
+                    audioStore.finishAudioPack()
+                }
+            }
         }
     }
 }
@@ -283,6 +288,11 @@ final class PackState: @unchecked Sendable {
     var audioIndex: [String: AudioPackEntry] = [:]
     /// The audio packs read (and written by this process since), with their sizes.
     var audioPacks: [String: Int] = [:]
+    /// Audio entries queued for this process's audio pack, with the write serial that queued each.
+    var audioBuffer: [(name: String, data: Data, serial: Int)] = []
+    var audioBufferBytes = 0
+    /// When the first entry of the audio buffer was queued.
+    var audioFirstQueued = Date()
     /// The audio pack this process is writing, if any.
     var writing: OpenAudioPack?
     /// The store that appended the last audio entry (it ends the pack).

@@ -177,20 +177,7 @@ final class PhraseStore: @unchecked Sendable {
         if Self.isPackable(data) {
             queueInPack(data, as: name, serial: serial)
         } else {
-            // Known before the append runs, so that an end of writes queued meanwhile ends this pack too.
-            let state = Self.packState(for: folder)
-            state.lock.withLock { state.audioStore = self }
-            Self.writer.submit {
-                do {
-                    try self.appendToAudioPack(data, as: name)
-                } catch {
-                    self.recordBackgroundFailure(error)
-                }
-                Self.pendingLock.withLock {
-                    Self.pendingBytes -= data.count
-                    if Self.pending[path]?.serial == serial { Self.pending[path] = nil }
-                }
-            }
+            queueAudio(data, as: name, serial: serial)
         }
         // The writer drains what is queued without ending the packs it fills (timings queue at most a pack).
         if queued > Self.pendingLimit { Self.writer.wait() }
@@ -295,39 +282,30 @@ final class PhraseStore: @unchecked Sendable {
     static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 
     /// The entries (name, size, last use), oldest use first, and their total size; stale temporaries removed.
-    func scan() -> (entries: [(name: String, size: Int, used: Date)], total: Int) {
-        let manager = FileManager.default
-        let names = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
-        var entries: [(name: String, size: Int, used: Date)] = []
-        let now = Date()
-        for name in names {
-            guard let attributes = try? manager.attributesOfItem(atPath: folder + "/" + name),
-                attributes[.type] as? FileAttributeType == .typeRegular
-            else { continue }
-            let used = attributes[.modificationDate] as? Date ?? .distantPast
-            if name.hasPrefix(Self.temporaryPrefix) {
-                if now.timeIntervalSince(used) > Self.staleTemporaryAge {
-                    try? manager.removeItem(atPath: folder + "/" + name)
+    ///
+    /// One `lstat` per file: Foundation's file attributes also look up the owner's and group's names, which read
+    /// `/etc/passwd` and `/etc/group` for every file (the first write of every run scans the folder).
+    func scan() -> (entries: [(name: String, size: Int, used: timespec)], total: Int) {
+        var entries: [(name: String, size: Int, used: timespec)] = []
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        func visit(_ folder: String, prefix: String, isEntry: (String) -> Bool) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                var status = stat()
+                let path = folder + "/" + name
+                guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+                if name.hasPrefix(Self.temporaryPrefix) {
+                    if TimeInterval(now.tv_sec - status.st_mtim.tv_sec) > Self.staleTemporaryAge { unlink(path) }
+                    continue
                 }
-                continue
+                guard isEntry(name) else { continue }
+                entries.append((prefix + name, Int(status.st_size), status.st_mtim))
             }
-            guard Self.isEntryName(name) else { continue }
-            entries.append((name, attributes[.size] as? Int ?? 0, used))
         }
+        visit(folder, prefix: "", isEntry: Self.isEntryName)
         // Each pack is one entry of the bound: used, evicted and cleared as a whole.
-        for name in (try? manager.contentsOfDirectory(atPath: packFolder)) ?? [] {
-            let path = packFolder + "/" + name
-            guard let attributes = try? manager.attributesOfItem(atPath: path),
-                attributes[.type] as? FileAttributeType == .typeRegular
-            else { continue }
-            let used = attributes[.modificationDate] as? Date ?? .distantPast
-            if name.hasPrefix(Self.temporaryPrefix), now.timeIntervalSince(used) > Self.staleTemporaryAge {
-                try? manager.removeItem(atPath: path)
-            }
-            guard Self.isPackName(name) || Self.isAudioPackName(name) else { continue }
-            entries.append((Self.packFolderName + "/" + name, attributes[.size] as? Int ?? 0, used))
-        }
-        entries.sort { ($0.used, $0.name) < ($1.used, $1.name) }
+        visit(packFolder, prefix: Self.packFolderName + "/") { Self.isPackName($0) || Self.isAudioPackName($0) }
+        entries.sort { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
         return (entries, entries.reduce(0) { $0 + $1.size })
     }
 
@@ -339,7 +317,7 @@ final class PhraseStore: @unchecked Sendable {
             let target = limit / 10 * 9
             var index = 0
             while total > target, index < entries.count {
-                try? FileManager.default.removeItem(atPath: folder + "/" + entries[index].name)
+                unlink(folder + "/" + entries[index].name)
                 total -= entries[index].size
                 index += 1
             }
