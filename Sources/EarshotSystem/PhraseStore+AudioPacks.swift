@@ -23,10 +23,11 @@ import Foundation
 /// when asked for it, then checks it as it checks a phrase file. A pack whose last line or index is damaged is
 /// skipped whole; an entry whose bytes are damaged is a miss.
 ///
-/// The writer thread appends entries to a temporary file as they come, so the audio is not held in memory, and a
-/// read in this process finds an appended entry at once. The pack gets its index and its name (like a timing
-/// pack's, ending in `.audio`) when the run's writes finish, when it holds ``audioPackBytes``, or at the first
-/// entry after its first waited ``packFlushAge``.
+/// Entries are queued and handed to the writer thread in batches (``queueAudio(_:as:serial:)``), which appends
+/// them to a temporary file, so the audio is not held in memory for the whole run; a read in this process finds a
+/// queued or appended entry at once. The pack gets its index and its name (like a timing pack's, ending in
+/// `.audio`) when the run's writes finish, when it holds ``audioPackBytes``, or at the first entry appended after
+/// it has been open ``packFlushAge``.
 ///
 /// When two packs hold one name, the longer entry wins: every entry of a name is a start of the same audio (the
 /// same request to the same synthesizer), and a longer one answers more requests. Packs count toward the bound,

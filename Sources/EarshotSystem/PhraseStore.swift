@@ -6,8 +6,9 @@ import Foundation
 
 /// The folder of cached phrases: whole-file reads, atomic writes, least-recently-used eviction.
 ///
-/// Every entry is a file `<32 hex digits>.phrase` in ``folder``, except the timings a background-writing store
-/// keeps in packs (PhraseStore+Packs.swift). A write goes to a hidden temporary file
+/// A store that writes in the background (the one `earshot` uses) keeps entries in packs, a few files per run:
+/// timings in timing packs (PhraseStore+Packs.swift), audio in audio packs (PhraseStore+AudioPacks.swift). Any
+/// other store writes each entry as a file `<32 hex digits>.phrase` in ``folder``, and every store reads both. A write goes to a hidden temporary file
 /// (`.tmp-…`) in the same folder that is renamed over the entry, so a reader in this or another process sees
 /// the old entry, the new one or none, never half of one; no lock is taken, and two processes writing the same
 /// entry both leave a whole one. An entry's modification time is its last use: set when written and on every
