@@ -151,8 +151,8 @@ extension PhraseStore {
     }
 
     /// Queues `data` as entry `name` for this process's audio pack; the writer thread appends the queue once it
-    /// holds ``packFlushBytes``, once its first entry has waited ``packFlushAge``, or when writes finish. (One hand-over
-    /// to the writer per batch, not per phrase: waking the writer thread costs more than appending a phrase.)
+    /// holds ``packFlushBytes``, once its first entry has waited ``packFlushAge``, or when writes finish: one
+    /// hand-over to the writer thread per batch rather than per phrase.
     func queueAudio(_ data: Data, as name: String, serial: Int) {
         let state = Self.packState(for: folder)
         let now = Date()

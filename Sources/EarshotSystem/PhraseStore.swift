@@ -8,10 +8,10 @@ import Foundation
 ///
 /// A store that writes in the background (the one `earshot` uses) keeps entries in packs, a few files per run:
 /// timings in timing packs (PhraseStore+Packs.swift), audio in audio packs (PhraseStore+AudioPacks.swift). Any
-/// other store writes each entry as a file `<32 hex digits>.phrase` in ``folder``, and every store reads both. A write goes to a hidden temporary file
-/// (`.tmp-…`) in the same folder that is renamed over the entry, so a reader in this or another process sees
-/// the old entry, the new one or none, never half of one; no lock is taken, and two processes writing the same
-/// entry both leave a whole one. An entry's modification time is its last use: set when written and on every
+/// other store writes each entry as a file `<32 hex digits>.phrase` in ``folder``, and every store reads both.
+/// Every file goes first to a hidden temporary file (`.tmp-…`) in the same folder that is renamed into place, so
+/// a reader in this or another process sees the old file, the new one or none, never half of one; no lock is
+/// taken, and two processes writing the same entry both leave a whole one. An entry's modification time is its last use: set when written and on every
 /// hit. The folder is bounded in bytes: each process keeps a running estimate of the folder's size (one scan
 /// at its first write, then the sizes it writes), and only when the estimate passes the bound does it scan the
 /// folder and remove the least recently used entries until they fill at most nine tenths of it.
