@@ -269,15 +269,7 @@ final class PhraseStore: @unchecked Sendable {
             _ = futimens(descriptor, &times)
             close(descriptor)
         }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw posixError() }
-                offset += written
-            }
-        }
+        try writeAll(data, to: descriptor)
     }
 
     static func posixError() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
