@@ -183,7 +183,7 @@ extension ParserState {
 
     func regex(_ cursor: inout TokenCursor) throws(ParseFailure) -> String {
         let token = try cursor.string("a regular expression")
-        guard TextPatterns.expression(token.text) != nil else {
+        guard TextPatterns.isValid(token.text) else {
             throw cursor.failure(
                 at: token, "invalid regular expression",
                 hint: "escape special characters with a backslash, e.g. \\. or \\$")

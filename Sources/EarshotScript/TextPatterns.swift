@@ -4,23 +4,48 @@ import Foundation
 /// checks match): the parser validates a pattern by compiling it, and every utterance a check looks at is matched
 /// with the same compiled expression. Compiling was an eighth of a script's parse, and was repeated for every
 /// text a check matched.
+///
+/// A pattern of the common subset is answered by `PlainRegex`, and ICU (`NSRegularExpression`) is only compiled
+/// for the rest, or for a text `PlainRegex` leaves to it: the first ICU pattern of a process costs about 2 ms.
 enum TextPatterns {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var compiled: [String: NSRegularExpression?] = [:]
+    /// A pattern's compiled forms; ICU's is made the first time it is needed.
+    private struct Compiled {
+        var plain: PlainRegex?
+        var icu: NSRegularExpression??
+    }
 
-    /// `pattern` compiled case-insensitively, nil when it is not a valid regular expression.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var compiled: [String: Compiled] = [:]
+
+    /// Whether `pattern` is a valid regular expression (a pattern `PlainRegex` reads always is one for ICU too).
+    static func isValid(_ pattern: String) -> Bool {
+        entry(pattern).plain != nil || expression(pattern) != nil
+    }
+
+    /// `pattern` compiled case-insensitively by ICU, nil when it is not a valid regular expression.
     static func expression(_ pattern: String) -> NSRegularExpression? {
-        if let known = lock.withLock({ compiled[pattern] }) { return known }
+        if let known = lock.withLock({ compiled[pattern]?.icu }) { return known }
         let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
-        lock.withLock { compiled[pattern] = expression }
+        lock.withLock { compiled[pattern, default: Compiled(plain: PlainRegex(pattern))].icu = .some(expression) }
         return expression
     }
 
     /// True when `pattern` matches somewhere in `text`, ignoring case (what `String.range(of:options:)` with
     /// `.regularExpression` and `.caseInsensitive` answers); an invalid pattern matches nothing.
     static func matches(_ pattern: String, in text: String) -> Bool {
+        if let answer = entry(pattern).plain?.matches(in: text) { return answer }
         guard let expression = expression(pattern) else { return false }
         return expression.firstMatch(in: text, range: NSRange(location: 0, length: text.utf16.count)) != nil
+    }
+
+    private static func entry(_ pattern: String) -> Compiled {
+        if let known = lock.withLock({ compiled[pattern] }) { return known }
+        let entry = Compiled(plain: PlainRegex(pattern))
+        return lock.withLock {
+            if let raced = compiled[pattern] { return raced }
+            compiled[pattern] = entry
+            return entry
+        }
     }
 }
 

@@ -16,9 +16,11 @@ import Testing
         #expect(TextPatterns.matches(pattern, in: text) == expected, "the second time, compiled")
     }
 
-    @Test func anInvalidPatternHasNoExpression() {
+    @Test func anInvalidPatternIsNotValid() {
+        #expect(!TextPatterns.isValid("(a|b"))
         #expect(TextPatterns.expression("(a|b") == nil)
-        #expect(TextPatterns.expression("a|b") != nil)
+        #expect(TextPatterns.isValid("a|b"))
+        #expect(TextPatterns.isValid("a(?=b)"), "valid, outside PlainRegex's subset")
     }
 
     @Test(arguments: [
