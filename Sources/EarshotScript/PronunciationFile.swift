@@ -65,8 +65,8 @@ public enum PronunciationFile {
                 throw fail(
                     characters.count + 1, "expected '=' and how it is said, as in `Earshot = ear shot`")
             }
-            let left = String(characters[start..<separator]).trimmingCharacters(in: .whitespaces)
-            let right = String(characters[(separator + 1)...]).trimmingCharacters(in: .whitespaces)
+            let left = String(characters[start..<separator]).trimmingSpaces()
+            let right = String(characters[(separator + 1)...]).trimmingSpaces()
             guard !left.isEmpty else { throw fail(start + 1, "nothing before '=': write the word to replace") }
             guard !right.isEmpty else {
                 throw fail(separator + 2, "nothing after '=': write how '\(left)' is said")

@@ -56,7 +56,7 @@ extension ParserState {
             if char == "#", !inString { break }
             result.append(char)
         }
-        return result.trimmingCharacters(in: .whitespaces)
+        return result.trimmingSpaces()
     }
 
     private mutating func assertion(_ cursor: inout TokenCursor, line: ScriptLine) throws(ParseFailure)

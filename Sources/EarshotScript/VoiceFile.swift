@@ -151,8 +151,8 @@ public enum VoiceFile {
 
     /// The value without a trailing `# comment`.
     private static func stripComment(_ value: String) -> String {
-        let uncommented = value.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return uncommented.trimmingCharacters(in: .whitespaces)
+        let uncommented = value.firstIndex(of: "#").map { String(value[..<$0]) } ?? value
+        return uncommented.trimmingSpaces()
     }
 
     /// A `"quoted"` string with `\"` and `\\` escapes, or a bare rest of line.
@@ -160,7 +160,7 @@ public enum VoiceFile {
         _ value: String, column: Int, fail: (Int, String) -> VoiceFileError
     ) throws(VoiceFileError) -> String {
         let characters = Array(value)
-        guard characters.first == "\"" else { return value.trimmingCharacters(in: .whitespaces) }
+        guard characters.first == "\"" else { return value.trimmingSpaces() }
         var result = ""
         var index = 1
         while index < characters.count {

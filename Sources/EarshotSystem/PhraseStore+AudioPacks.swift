@@ -341,7 +341,7 @@ extension PhraseStore {
         var index = Data()
         for entry in entries { index.append(Data("\(entry.name) \(entry.offset) \(entry.length)\n".utf8)) }
         index.append(audioIndexTrailer)
-        index.append(Data(String(format: "%018d\n", start).utf8))
+        index.append(Data((zeroPadded(UInt64(start), width: 18) + "\n").utf8))
         return index
     }
 
