@@ -97,8 +97,8 @@ public struct BenchRunner: Sendable {
     }
 
     /// The raw espeak-ng reference speaking the phrase file at `list`, in a child (`bench --raw`).
-    public func raw(_ list: String) throws(BenchError) -> ChildUsage {
-        try earshot(["bench", "--raw", list], cache: scratch)
+    public func raw(_ list: String, loadedAsEarshot: Bool = false) throws(BenchError) -> ChildUsage {
+        try earshot(["bench", "--raw", list] + (loadedAsEarshot ? ["--stand-in"] : []), cache: scratch)
     }
 
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.

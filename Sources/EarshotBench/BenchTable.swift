@@ -15,14 +15,18 @@ public enum BenchTable {
     public static func scripts(_ result: ScriptBench.Result) -> String {
         let header = [
             "script", "audio s", "render wall s", "render CPU s", "raw wall s", "raw CPU s", "wall/raw", "CPU/raw",
+            "raw* CPU s", "CPU/raw*",
         ]
-        func line(_ name: String, _ audio: Double, _ render: ChildUsage, _ raw: ChildUsage) -> [String] {
+        func line(_ name: String, _ audio: Double, _ render: ChildUsage, _ raw: ChildUsage, _ rawStar: ChildUsage)
+            -> [String]
+        {
             [
                 name, format(audio, 2), format(render.wall, 3), format(render.cpu, 3), format(raw.wall, 3),
-                format(raw.cpu, 3), ratio(render.wall, raw.wall), ratio(render.cpu, raw.cpu),
+                format(raw.cpu, 3), ratio(render.wall, raw.wall), ratio(render.cpu, raw.cpu), format(rawStar.cpu, 3),
+                ratio(render.cpu, rawStar.cpu),
             ]
         }
-        var lines = result.rows.map { line($0.name, $0.audio, $0.render, $0.raw) }
+        var lines = result.rows.map { line($0.name, $0.audio, $0.render, $0.raw, $0.rawLoadedAsEarshot) }
         func sum(_ usages: [ChildUsage]) -> ChildUsage {
             ChildUsage(
                 wall: usages.map(\.wall).reduce(0, +), cpu: usages.map(\.cpu).reduce(0, +),
@@ -32,12 +36,14 @@ public enum BenchTable {
             lines.append(
                 line(
                     "total", result.rows.map(\.audio).reduce(0, +), sum(result.rows.map(\.render)),
-                    sum(result.rows.map(\.raw))))
+                    sum(result.rows.map(\.raw)), sum(result.rows.map(\.rawLoadedAsEarshot))))
         }
         var text = aligned(header, lines)
         text += "render: a child process rendering the script to a WAV with an empty phrase cache; raw: a child "
         text += "process speaking the text that render made heard with plain in-process espeak-ng; medians of "
         text += "paired runs; target: render ≤ " + format(renderTarget, 2) + "× raw\n"
+        text += "raw*: the same, espeak-ng loaded as earshot loads it (a stand-in for its playback library spares "
+        text += "about 30 libraries): the rest of render's cost is Earshot's own work\n"
         if !result.cache.isEmpty {
             text += "\n"
             text += aligned(

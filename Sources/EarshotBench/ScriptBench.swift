@@ -4,8 +4,9 @@ import Foundation
 ///
 /// For each script: a child renders it to a WAV with an empty phrase cache (a cold render: engine, synthesis,
 /// mix, files), and a child speaks exactly the text that render made heard (each heard utterance's heard part,
-/// each heard narration line) with plain in-process espeak-ng (``BenchRunner/raw(_:)``). The two alternate for
-/// `rounds` rounds and the medians count. Then the cache: a check of all the scripts together cold, and again
+/// each heard narration line) with plain in-process espeak-ng (``BenchRunner/raw(_:loadedAsEarshot:)``), loaded
+/// as any program loads it and again as Earshot loads it. The three alternate for `rounds` rounds and the medians
+/// count. Then the cache: a check of all the scripts together cold, and again
 /// warm, and the same for a long stopwatch; and the stopwatch's render with its peak memory.
 public struct ScriptBench: Sendable {
     /// One script's medians.
@@ -16,6 +17,9 @@ public struct ScriptBench: Sendable {
         public var render: ChildUsage
         /// Raw espeak-ng speaking the heard text.
         public var raw: ChildUsage
+        /// The same, with espeak-ng loaded as Earshot loads it (its stand-in playback library): what is left of
+        /// the difference is Earshot's own work, not the libraries it spares.
+        public var rawLoadedAsEarshot: ChildUsage
         /// Seconds of audio rendered.
         public var audio: Double
     }
@@ -81,14 +85,16 @@ public struct ScriptBench: Sendable {
             let wav = runner.scratch + "/render-\(index).wav"
             var renders: [ChildUsage] = []
             var raws: [ChildUsage] = []
+            var rawsLoadedAsEarshot: [ChildUsage] = []
             for _ in 0..<rounds {
                 renders.append(try runner.earshot(["render", "-o", wav, script], cache: try runner.newCache()))
                 raws.append(try runner.raw(list))
+                rawsLoadedAsEarshot.append(try runner.raw(list, loadedAsEarshot: true))
             }
             rows.append(
                 Row(
                     name: name(script), render: BenchRunner.median(renders), raw: BenchRunner.median(raws),
-                    audio: Self.seconds(ofWAV: wav)))
+                    rawLoadedAsEarshot: BenchRunner.median(rawsLoadedAsEarshot), audio: Self.seconds(ofWAV: wav)))
         }
         var cache: [CacheRow] = []
         if !scripts.isEmpty {

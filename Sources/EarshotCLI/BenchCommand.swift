@@ -22,6 +22,10 @@ public struct BenchCommand: Command {
         "raw", valueName: "file",
         help: "Speak the phrases of a --heard-phrases file with plain in-process espeak-ng and stop (the "
             + "benchmark's reference).")
+    static let standIn = OptionSpec.flag(
+        "stand-in",
+        help: "With --raw: load espeak-ng as earshot does, with its stand-in playback library (the second "
+            + "reference).")
 
     public let signature = CommandSignature(
         name: "bench", summary: "Time check and render against raw espeak-ng on the same speech.",
@@ -46,7 +50,7 @@ public struct BenchCommand: Command {
             .value("steps", valueName: "n", help: "With --scaling: only the n smallest sizes of each workload."),
             .value(
                 "earshot", valueName: "path", help: "The earshot executable to measure (default: this one)."),
-            heardPhrases, raw,
+            heardPhrases, raw, standIn,
         ],
         examples: ["bench", "bench announcement-spam --stopwatch 0", "bench --scaling --steps 3"])
 
@@ -56,9 +60,9 @@ public struct BenchCommand: Command {
     }
 
     /// The reference (`--raw`) is plain espeak-ng, loaded as any program loads it: with its real playback
-    /// library, not Earshot's stand-in.
+    /// library (about 30 more libraries), not Earshot's stand-in; with `--stand-in`, loaded as Earshot loads it.
     public func loadsPlainEspeak(_ arguments: ParsedArguments) -> Bool {
-        arguments.value(Self.raw.long) != nil
+        arguments.value(Self.raw.long) != nil && !arguments.flag(Self.standIn.long)
     }
 
     public func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {

@@ -80,6 +80,11 @@ struct PlaybackStandInTests {
         #expect(raw.status == 0, "\(raw.error.suffix(300))")
         #expect(Self.loads("libpulse", in: raw.error), "the reference is plain espeak-ng, playback library and all")
         #expect(!Self.loads(EspeakLibrary.standInFileName, in: raw.error))
+        // The second reference loads espeak-ng as earshot does.
+        let standIn = try Self.traced(binary, ["bench", "--raw", list, "--stand-in"])
+        #expect(standIn.status == 0, "\(standIn.error.suffix(300))")
+        #expect(!Self.loads("libpulse", in: standIn.error), "--stand-in still loaded the real playback library")
+        #expect(Self.loads(EspeakLibrary.standInFileName, in: standIn.error))
     }
 
     @Test(arguments: ["not a library", "libm"])
