@@ -72,7 +72,9 @@ extension Simulation {
             if let horizon, !outlook.expectsCompletion {
                 let frames = max(0, horizon.frame(atRate: rate) - startedAt.frame(atRate: rate))
                 // One frame more than the horizon's: the bound below then lies past it however instants round.
-                timing = try speech.timing(for: utterance.text, voice: voice, beyond: frames + 1)
+                timing = try speech.timing(
+                    for: utterance.text, voice: voice, beyond: frames + 1,
+                    askingAtLeast: outlook.leastFrames(sampleRate: rate))
             } else {
                 timing = try speech.timing(for: utterance.text, voice: voice)
             }

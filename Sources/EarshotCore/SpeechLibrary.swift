@@ -134,9 +134,12 @@ public final class SpeechLibrary: @unchecked Sendable {
     }
 
     /// A timing of `text` spoken by `voice` that is complete or holds more than `frames` frames: the utterance
-    /// surely sounds that long.
-    public func timing(for text: String, voice: VoiceProfile, beyond frames: Int) throws -> SpeechTiming {
-        let needed = frames == .max ? frames : frames + 1
+    /// surely sounds that long. A timing known already answers; else espeak-ng is asked for at least `least`
+    /// frames (a request's fixed cost is then paid once for an utterance likely to last that long).
+    public func timing(
+        for text: String, voice: VoiceProfile, beyond frames: Int, askingAtLeast least: Int = 0
+    ) throws -> SpeechTiming {
+        let needed = frames == .max ? frames : max(frames + 1, least)
         return try timing(Key(text: text, voice: voice), needing: needed) { $0.isComplete || $0.frameCount > frames }
     }
 

@@ -164,13 +164,19 @@ import Testing
     }
 
     /// [SpeechOutlook] Once the latest utterances were nearly all heard to their end, each new one is asked for
-    /// in full, once; before that, and in a run where utterances are cut, part by part.
+    /// in full, once. Before that, while none was cut, each is asked for once with at least its first 3 s (these
+    /// end within it); in a run where utterances are cut, part by part from the first cut on.
     @Test func utterancesHeardToTheirEndAreSoonAskedForInFullOnce() throws {
+        let warmUp = LimitRecorder().sampleRate * 3
         let heard = try Self.limitsPerAnnouncement(spacing: .seconds(1), count: 20)
-        #expect(heard.prefix(8).allSatisfy { $0.count > 1 }, "the first ones: \(heard.prefix(8))")
+        #expect(
+            heard.prefix(8).allSatisfy { $0.count == 1 && ($0[0] ?? .max) >= warmUp }, "the first: \(heard.prefix(8))")
         #expect(heard.dropFirst(8).allSatisfy { $0 == [nil] }, "the later ones: \(heard.dropFirst(8))")
         let cut = try Self.limitsPerAnnouncement(spacing: .milliseconds(250), count: 20)
         #expect(cut.allSatisfy { !$0.contains(nil) }, "cut ones were asked for in full: \(cut)")
+        #expect(cut.first == [warmUp + LimitRecorder().sampleRate * 15 / 100], "the first, before any cut: \(cut)")
+        #expect(
+            cut.dropFirst().allSatisfy { $0.allSatisfy { ($0 ?? .max) < warmUp } }, "after the first cut: \(cut)")
     }
 
     /// Audio the engine synthesized (a first part) serves a mix that needs no more of it; a mix that needs more
