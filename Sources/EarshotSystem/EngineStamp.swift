@@ -127,9 +127,11 @@ public enum EngineStamp {
     }
 
     /// This executable's path (`/proc/self/exe`), or its first argument where there is no `/proc`.
-    static func executablePath() -> String {
+    static func executablePath() -> String { ownPath }
+
+    /// Read once: a run asks for it up to four times (the stamp's name and its lines, read and written).
+    private static let ownPath =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
 }
 
 /// What identifies one file's contents on disk: a replaced or rewritten file differs in at least one field.
