@@ -11,8 +11,10 @@
 //
 // The caller must keep everything it needs across a restore out of that memory: its own buffers come
 // from separate mappings or from its own globals, and it keeps no heap block allocated after the copy.
-// The copy is 0.5-0.7 MB; writing it back costs a few tens of microseconds, against a millisecond or two
-// for forking a process per phrase and faulting its pages in again.
+// The copy is 0.5-0.7 MB when the worker is forked early in a run (more when the process's heap was larger);
+// writing it back costs a few tens of microseconds, against a millisecond or two for forking a process per
+// phrase and faulting its pages in again. Only the pages this worker wrote since its fork are compared and
+// written back (see write_back_changed).
 #define _GNU_SOURCE
 #include "memory_snapshot.h"
 
@@ -24,8 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#ifndef PR_GET_MEMORY_MERGE
+#define PR_GET_MEMORY_MERGE 68  // Linux 6.4: whether the kernel merges this process's identical pages
+#endif
 
 enum { SNAPSHOT_RUNS_MAX = 512 };
 
@@ -42,7 +49,9 @@ static struct {
     char *copy;
     size_t copy_size;
     uintptr_t program_break;  // the end of the main heap when the copy was taken (0: no main heap)
-} snapshot;
+    int pagemap;              // /proc/self/pagemap, kept open to tell pages still shared (-1: compare all)
+    size_t page;
+} snapshot = {.pagemap = -1};
 
 /// Libraries whose writable memory holds state while espeak-ng synthesizes (by file name prefix).
 static const char *const state_libraries[] = {
@@ -262,6 +271,27 @@ static uintptr_t writable_anonymous_end(int index, int count, uintptr_t needed) 
     return end;
 }
 
+/// Bit 63 of a pagemap entry: the page is in memory; bit 56: only this process maps it.
+enum { PAGE_PRESENT_BIT = 63, PAGE_EXCLUSIVE_BIT = 56 };
+
+/// The pagemap, open, when it tells which pages are still shared: a page of `written` (just written by this
+/// process) must read as mapped by this process alone (kernels before 4.2 always say not); -1 otherwise, and
+/// when the process asked the kernel to merge identical pages (a merged page would read as shared though
+/// written).
+static int sharing_reader(const char *written) {
+    if (prctl(PR_GET_MEMORY_MERGE, 0, 0, 0, 0) > 0) return -1;
+    int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (pagemap < 0) return -1;
+    uint64_t entry = 0;
+    off_t offset = (off_t)((uintptr_t)written / (uintptr_t)sysconf(_SC_PAGESIZE) * sizeof entry);
+    if (pread(pagemap, &entry, sizeof entry, offset) != (ssize_t)sizeof entry
+        || !((entry >> PAGE_PRESENT_BIT) & 1) || !((entry >> PAGE_EXCLUSIVE_BIT) & 1)) {
+        close(pagemap);
+        return -1;
+    }
+    return pagemap;
+}
+
 int earshot_memory_snapshot_take(void) {
     if (snapshot.copy != NULL) return 0;
     // The allocator must never hand heap memory back to the kernel: after a restore it would count memory
@@ -342,6 +372,8 @@ int earshot_memory_snapshot_take(void) {
     }
     snapshot.copy = copy;
     snapshot.copy_size = copy_size;
+    snapshot.page = page;
+    snapshot.pagemap = sharing_reader(copy);
     return 0;
 }
 
@@ -349,11 +381,30 @@ int earshot_memory_snapshot_take(void) {
 /// with the process it was forked from until it writes them: writing back an unchanged page would copy it
 /// (a page fault and 4 KB), which the first restore after the fork did for the whole copy, about 150 pages
 /// espeak-ng never touched. Comparing reads them only; the memory ends the same either way.
+///
+/// A page still in memory and mapped by another process too (this worker's parent or a sibling) was not
+/// written since the fork: it is skipped unread. Written, it would have been copied for this process alone.
+/// A worker forked from a process with a large heap (a render whose timings a check left in the cache builds
+/// its whole timeline before the first phrase: a 14 MB copy) otherwise compared all of it before every phrase.
 static void write_back_changed(char *start, const char *copy, size_t length) {
-    enum { CHUNK = 4096 };
-    for (size_t offset = 0; offset < length; offset += CHUNK) {
-        size_t size = length - offset < CHUNK ? length - offset : CHUNK;
-        if (memcmp(start + offset, copy + offset, size) != 0) memcpy(start + offset, copy + offset, size);
+    size_t page = snapshot.page;
+    size_t pages = length / page;
+    static uint64_t entries[PAGEMAP_BLOCK];
+    for (size_t first = 0; first < pages; first += PAGEMAP_BLOCK) {
+        size_t count = pages - first < PAGEMAP_BLOCK ? pages - first : PAGEMAP_BLOCK;
+        size_t known = 0;
+        if (snapshot.pagemap >= 0) {
+            off_t offset = (off_t)(((uintptr_t)start / page + first) * sizeof entries[0]);
+            ssize_t got = pread(snapshot.pagemap, entries, count * sizeof entries[0], offset);
+            known = got > 0 ? (size_t)got / sizeof entries[0] : 0;
+        }
+        for (size_t index = 0; index < count; index++) {
+            size_t offset = (first + index) * page;
+            if (index < known && ((entries[index] >> PAGE_PRESENT_BIT) & 1)
+                && !((entries[index] >> PAGE_EXCLUSIVE_BIT) & 1))
+                continue;
+            if (memcmp(start + offset, copy + offset, page) != 0) memcpy(start + offset, copy + offset, page);
+        }
     }
 }
 
