@@ -119,15 +119,12 @@ struct PlainRegex: Sendable {
 
     /// Runs the automaton over every start position at once (a list of threads per position, no backtracking).
     private func search(_ text: [UInt32]) -> Bool {
-        var current: [Int] = []
-        var next: [Int] = []
-        var mark = [Int](repeating: 0, count: program.count)
-        var generation = 1
-        if add(0, at: 0, of: text, to: &current, mark: &mark, generation: generation) { return true }
+        var search = Search(program: program, textCount: text.count)
+        if search.add(0, at: 0) { return true }
         for position in text.indices {
-            generation += 1
+            search.advance()
             let scalar = text[position]
-            for pc in current {
+            for pc in search.current {
                 let advances: Bool
                 switch program[pc] {
                 case .scalar(let expected): advances = scalar == expected
@@ -135,37 +132,56 @@ struct PlainRegex: Sendable {
                 case .any: advances = true
                 default: advances = false
                 }
-                if advances, add(pc + 1, at: position + 1, of: text, to: &next, mark: &mark, generation: generation) {
-                    return true
-                }
+                if advances, search.add(pc + 1, at: position + 1) { return true }
             }
-            if add(0, at: position + 1, of: text, to: &next, mark: &mark, generation: generation) { return true }
-            swap(&current, &next)
-            next.removeAll(keepingCapacity: true)
+            if search.add(0, at: position + 1) { return true }
         }
         return false
     }
 
-    /// Adds the thread at `pc` (following jumps, splits and anchors) to `list`; true when it reaches `.match`.
-    private func add(
-        _ pc: Int, at position: Int, of text: [UInt32], to list: inout [Int], mark: inout [Int], generation: Int
-    ) -> Bool {
-        guard mark[pc] != generation else { return false }
-        mark[pc] = generation
-        switch program[pc] {
-        case .match: return true
-        case .jump(let target):
-            return add(target, at: position, of: text, to: &list, mark: &mark, generation: generation)
-        case .split(let first, let second):
-            return add(first, at: position, of: text, to: &list, mark: &mark, generation: generation)
-                || add(second, at: position, of: text, to: &list, mark: &mark, generation: generation)
-        case .start:
-            return position == 0 && add(pc + 1, at: position, of: text, to: &list, mark: &mark, generation: generation)
-        case .end:
-            return position == text.count
-                && add(pc + 1, at: position, of: text, to: &list, mark: &mark, generation: generation)
-        case .scalar, .member, .any:
-            list.append(pc)
+    /// The threads of one search: those at the current position, and those collected for the next.
+    private struct Search {
+        let program: [Instruction]
+        let textCount: Int
+        private(set) var current: [Int] = []
+        private var next: [Int] = []
+        /// The generation each instruction was last added in (one generation per position).
+        private var mark: [Int]
+        private var generation = 1
+        /// Instructions still to follow (a loop, not recursion: a long chain of `?` must not exhaust the stack).
+        private var pending: [Int] = []
+
+        init(program: [Instruction], textCount: Int) {
+            self.program = program
+            self.textCount = textCount
+            mark = [Int](repeating: 0, count: program.count)
+        }
+
+        /// The threads collected become the current ones; the next position starts collecting.
+        mutating func advance() {
+            swap(&current, &next)
+            next.removeAll(keepingCapacity: true)
+            generation += 1
+        }
+
+        /// Collects the thread at `pc` (following jumps, splits and anchors) at `position`; true when one reaches
+        /// `.match`.
+        mutating func add(_ pc: Int, at position: Int) -> Bool {
+            pending.append(pc)
+            while let pc = pending.popLast() {
+                guard mark[pc] != generation else { continue }
+                mark[pc] = generation
+                switch program[pc] {
+                case .match:
+                    pending.removeAll(keepingCapacity: true)
+                    return true
+                case .jump(let target): pending.append(target)
+                case .split(let first, let second): pending.append(contentsOf: [second, first])
+                case .start: if position == 0 { pending.append(pc + 1) }
+                case .end: if position == textCount { pending.append(pc + 1) }
+                case .scalar, .member, .any: next.append(pc)
+                }
+            }
             return false
         }
     }

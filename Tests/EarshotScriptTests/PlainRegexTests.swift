@@ -1,5 +1,6 @@
 import EarshotTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import EarshotScript
@@ -95,6 +96,23 @@ import Testing
         }
         #expect(patterns.count >= 10, "\(patterns)")
         for pattern in patterns.sorted() { #expect(PlainRegex(pattern) != nil, "/\(pattern)/") }
+    }
+
+    /// A long chain of optional parts (about 8,000 instructions, as many in one chain of jumps) is followed in a
+    /// loop: matched on a thread with a 64 KB stack, it answers as ICU does.
+    @Test func aLongChainOfOptionalPartsNeedsNoDeepStack() throws {
+        let pattern = String(repeating: "(a?){99}", count: 40) + "b"
+        let plain = try #require(PlainRegex(pattern))
+        let answers = Mutex<[Bool?]>([])
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            answers.withLock { $0 = ["aaab", "aaa", "b"].map { plain.matches(in: $0) } }
+            done.signal()
+        }
+        thread.stackSize = 64 << 10
+        thread.start()
+        done.wait()
+        #expect(answers.withLock { $0 } == ["aaab", "aaa", "b"].map { Self.icuMatches(pattern, in: $0) })
     }
 
     /// Texts ICU could read differently: a line break, characters that change under case folding (Kelvin sign,
