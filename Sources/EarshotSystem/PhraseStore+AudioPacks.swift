@@ -156,27 +156,14 @@ extension PhraseStore {
     func queueAudio(_ data: Data, as name: String, serial: Int) {
         let state = Self.packState(for: folder)
         let now = Date()
-        let full = state.lock.withLock { () -> Bool in
-            state.audioStore = self
-            if state.audioBuffer.isEmpty { state.audioFirstQueued = now }
-            state.audioBuffer.append((name, data, serial))
-            state.audioBufferBytes += data.count
-            return state.audioBufferBytes >= Self.packFlushBytes
-                || now.timeIntervalSince(state.audioFirstQueued) >= Self.packFlushAge
-        }
-        if full { Self.writer.submit { self.appendQueuedAudio() } }
+        let due = state.lock.withLock { state.audio.add((name, data, serial), by: self, at: now) }
+        if due { Self.writer.submit { self.appendQueuedAudio() } }
     }
 
     /// Appends the queued audio entries to the pack (on the writer thread); a failure is thrown by the next write.
     func appendQueuedAudio() {
         let state = Self.packState(for: folder)
-        let queued = state.lock.withLock { () -> [(name: String, data: Data, serial: Int)] in
-            defer {
-                state.audioBuffer = []
-                state.audioBufferBytes = 0
-            }
-            return state.audioBuffer
-        }
+        let queued = state.lock.withLock { state.audio.take() }
         var failed = false
         for entry in queued where !failed {
             do {
@@ -200,7 +187,7 @@ extension PhraseStore {
     func appendToAudioPack(_ data: Data, as name: String) throws {
         let state = Self.packState(for: folder)
         let open = try state.lock.withLock { () -> OpenAudioPack in
-            state.audioStore = state.audioStore ?? self
+            state.audio.store = state.audio.store ?? self
             if let open = state.writing { return open }
             let open = try startAudioPack()
             state.writing = open

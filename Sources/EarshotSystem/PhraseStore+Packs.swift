@@ -117,27 +117,14 @@ extension PhraseStore {
     func queueInPack(_ data: Data, as name: String, serial: Int) {
         let state = Self.packState(for: folder)
         let now = Date()
-        let full = state.lock.withLock { () -> Bool in
-            state.store = self
-            if state.buffer.isEmpty { state.firstQueued = now }
-            state.buffer.append((name, data, serial))
-            state.bufferBytes += data.count
-            return state.bufferBytes >= Self.packFlushBytes
-                || now.timeIntervalSince(state.firstQueued) >= Self.packFlushAge
-        }
-        if full { Self.writer.submit { self.flushPack() } }
+        let due = state.lock.withLock { state.timings.add((name, data, serial), by: self, at: now) }
+        if due { Self.writer.submit { self.flushPack() } }
     }
 
     /// Writes the queued entries as one pack (on the writer thread).
     func flushPack() {
         let state = Self.packState(for: folder)
-        let queued = state.lock.withLock { () -> [(name: String, data: Data, serial: Int)] in
-            defer {
-                state.buffer = []
-                state.bufferBytes = 0
-            }
-            return state.buffer
-        }
+        let queued = state.lock.withLock { state.timings.take() }
         guard !queued.isEmpty else { return }
         var latest: [String: Int] = [:]
         for (position, entry) in queued.enumerated() { latest[entry.name] = position }
@@ -259,7 +246,7 @@ extension PhraseStore {
     static func flushAllPacks() {
         let states = packStatesLock.withLock { Array(packStates.values) }
         for state in states {
-            let (store, audioStore) = state.lock.withLock { (state.store, state.audioStore) }
+            let (store, audioStore) = state.lock.withLock { (state.timings.store, state.audio.store) }
             if let store { writer.submit { store.flushPack() } }
             if let audioStore {
                 writer.submit {
@@ -282,26 +269,47 @@ final class PackState: @unchecked Sendable {
     var packFiles: [String] = []
     /// Packs already marked used by this process.
     var touched: Set<String> = []
-    /// Entries queued for this process's next pack, with the write serial that queued each.
-    var buffer: [(name: String, data: Data, serial: Int)] = []
-    var bufferBytes = 0
-    /// When the first entry of the buffer was queued.
-    var firstQueued = Date()
-    /// The store that queued the last entry (it writes the pack).
-    var store: PhraseStore?
+    /// Timing entries queued for this process's next pack.
+    var timings = PackQueue()
     /// Whether the indexes of the folder's audio packs were read.
     var audioLoaded = false
     /// Every entry known in an audio pack, by name (the longest of a name).
     var audioIndex: [String: AudioPackEntry] = [:]
     /// The audio packs read (and written by this process since), with their sizes.
     var audioPacks: [String: Int] = [:]
-    /// Audio entries queued for this process's audio pack, with the write serial that queued each.
-    var audioBuffer: [(name: String, data: Data, serial: Int)] = []
-    var audioBufferBytes = 0
-    /// When the first entry of the audio buffer was queued.
-    var audioFirstQueued = Date()
+    /// Audio entries queued for this process's audio pack; its store also ends the pack.
+    var audio = PackQueue()
     /// The audio pack this process is writing, if any.
     var writing: OpenAudioPack?
-    /// The store that appended the last audio entry (it ends the pack).
-    var audioStore: PhraseStore?
+}
+
+/// Entries queued for the writer thread, which takes them in batches: one hand-over per batch, not per entry.
+struct PackQueue {
+    typealias Entry = (name: String, data: Data, serial: Int)
+    /// The entries, each with the write serial that queued it.
+    private(set) var entries: [Entry] = []
+    private var bytes = 0
+    /// When the first of the entries was queued.
+    private var firstQueued = Date()
+    /// The store that queued the last entry (it writes the batch).
+    var store: PhraseStore?
+
+    /// Queues `entry` from `store`; true when the batch is due: it holds ``PhraseStore/packFlushBytes``, or its
+    /// first entry has waited ``PhraseStore/packFlushAge``.
+    mutating func add(_ entry: Entry, by store: PhraseStore, at now: Date) -> Bool {
+        self.store = store
+        if entries.isEmpty { firstQueued = now }
+        entries.append(entry)
+        bytes += entry.data.count
+        return bytes >= PhraseStore.packFlushBytes || now.timeIntervalSince(firstQueued) >= PhraseStore.packFlushAge
+    }
+
+    /// The queued entries; the queue is left empty.
+    mutating func take() -> [Entry] {
+        defer {
+            entries = []
+            bytes = 0
+        }
+        return entries
+    }
 }
