@@ -219,21 +219,6 @@ import Testing
         for number in 1...20 { #expect(store.read(PhrasePackTests.name(number))?.count == 3_000, "\(number)") }
     }
 
-    @Test func audioPacksCountTowardTheBoundAndTheLeastRecentlyUsedGoesFirst() throws {
-        let folder = PhraseCacheTests.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = PhraseStore(folder: folder, limit: 2_800)
-        let first = try store.writeAudioPack([Self.entry(1, bytes: 1_000)], stamp: nil)
-        let second = try store.writeAudioPack([Self.entry(2, bytes: 1_000)], stamp: nil)
-        PhrasePackTests.newProcess(folder)
-        #expect(store.read(PhrasePackTests.name(1)) != nil)
-        store.touch(PhrasePackTests.name(1))  // the first pack is now the most recently used
-        let third = try store.writeAudioPack([Self.entry(3, bytes: 1_000)], stamp: nil)
-        let left = Self.audioPacks(in: folder)
-        #expect(left.contains(first) && left.contains(third), "\(left)")
-        #expect(!left.contains(second), "the least recently used pack is evicted")
-    }
-
     @Test func clearRemovesAudioPacksAndCountsTheirEntries() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

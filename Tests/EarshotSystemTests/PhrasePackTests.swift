@@ -158,17 +158,24 @@ import Testing
         #expect(store.read(Self.name(1)) == nil, "a cleared entry is not remembered")
     }
 
-    @Test func packsCountTowardTheBoundAndTheLeastRecentlyUsedGoesFirst() throws {
+    /// Packs count toward the bound and the least recently used goes first, timing and audio packs alike (an audio
+    /// pack's header and index make it larger, hence its larger bound here).
+    @Test(arguments: [false, true])
+    func packsCountTowardTheBoundAndTheLeastRecentlyUsedGoesFirst(audio: Bool) throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = PhraseStore(folder: folder, limit: 2_500)
-        let first = try store.writePack([(Self.name(1), Data(repeating: 1, count: 1_000))], stamp: nil)
-        let second = try store.writePack([(Self.name(2), Data(repeating: 2, count: 1_000))], stamp: nil)
+        let store = PhraseStore(folder: folder, limit: audio ? 2_800 : 2_500)
+        let write = { (number: Int) throws -> String in
+            let entry = AudioPackTests.entry(number, bytes: 1_000)
+            return audio ? try store.writeAudioPack([entry], stamp: nil) : try store.writePack([entry], stamp: nil)
+        }
+        let first = try write(1)
+        let second = try write(2)
         Self.newProcess(folder)
         #expect(store.read(Self.name(1)) != nil)
         store.touch(Self.name(1))  // the first pack is now the most recently used
-        let third = try store.writePack([(Self.name(3), Data(repeating: 3, count: 1_000))], stamp: nil)
-        let left = Self.packs(in: folder)
+        let third = try write(3)
+        let left = audio ? AudioPackTests.audioPacks(in: folder) : Self.packs(in: folder)
         #expect(left.contains(first) && left.contains(third), "\(left)")
         #expect(!left.contains(second), "the least recently used pack is evicted")
     }
