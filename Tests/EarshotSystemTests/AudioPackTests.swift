@@ -33,10 +33,7 @@ import Testing
     @Test func aRunsAudioGoesIntoAPackThatTheNextRunReadsThroughItsIndex() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let synthesizer = try SpeechFixtures.synthesizer()
-        let identity = PhraseCacheTests.identity(synthesizer)
-        let writer = PhraseCache(
-            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        let (writer, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
         let phrases = ["Results updated", "Order 1042 is ready.", "Pay now, button"]
         let first = try phrases.map { try writer.synthesize($0, voice: .standard) }
         PhraseCache.finishWrites()

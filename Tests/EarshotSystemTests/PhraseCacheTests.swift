@@ -28,6 +28,17 @@ import Testing
 
     static func folder() -> String { NSTemporaryDirectory() + "earshot-phrase-cache-" + UUID().uuidString }
 
+    /// A cache over `folder` that writes in the background (into packs), with its synthesizer and identity.
+    static func backgroundCache(
+        in folder: String
+    ) throws -> (cache: PhraseCache, synthesizer: EspeakSynthesizer, identity: PhraseCache.Identity) {
+        let synthesizer = try SpeechFixtures.synthesizer()
+        let identity = Self.identity(synthesizer)
+        let cache = PhraseCache(
+            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        return (cache, synthesizer, identity)
+    }
+
     @Test func aSecondCacheOverTheSameFolderAnswersWithoutSynthesizingAndIdentically() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

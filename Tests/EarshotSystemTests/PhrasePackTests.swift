@@ -40,10 +40,7 @@ import Testing
     @Test func aRunsTimingsGoIntoOnePackThatALaterReaderFinds() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let synthesizer = try SpeechFixtures.synthesizer()
-        let identity = PhraseCacheTests.identity(synthesizer)
-        let writer = PhraseCache(
-            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        let (writer, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
         let texts = (1...50).map { SpeechText(verbatim: "Item \($0) of 50") }
         for (index, text) in texts.enumerated() {
             let timing = SpeechTiming(
@@ -185,11 +182,8 @@ import Testing
     @Test func aPhraseCutShortThenSynthesizedWholeIsAnsweredWholeByTheNextRun() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let synthesizer = try SpeechFixtures.synthesizer()
-        let identity = PhraseCacheTests.identity(synthesizer)
+        let (first, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
         let text = "Your order is on the way and arrives in twelve minutes."
-        let first = PhraseCache(
-            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
         let cut = try first.synthesize(text, voice: .standard, frameLimit: 2_000)
         let whole = try first.synthesize(text, voice: .standard, frameLimit: nil)
         PhraseCache.finishWrites()
@@ -207,10 +201,7 @@ import Testing
     @Test func queuedTimingsReachTheFolderAfterARunOrOnceTheyHaveWaited() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let synthesizer = try SpeechFixtures.synthesizer()
-        let cache = PhraseCache(
-            base: synthesizer, identity: PhraseCacheTests.identity(synthesizer), folder: folder,
-            writesInBackground: true, warn: { _ in })
+        let cache = try PhraseCacheTests.backgroundCache(in: folder).cache
         // Tests in this process may end their writes meanwhile (writing every queued pack): only what must be on
         // disk is checked.
         func store(_ text: String) -> String {
