@@ -6,8 +6,8 @@ import Foundation
 /// mix, files), and a child speaks exactly the text that render made heard (each heard utterance's heard part,
 /// each heard narration line) with plain in-process espeak-ng (``BenchRunner/raw(_:loadedAsEarshot:)``), loaded
 /// as any program loads it and again as Earshot loads it. The three alternate for `rounds` rounds and the medians
-/// count. Then the cache: a check of all the scripts together cold, and again
-/// warm, and the same for a long stopwatch; and the stopwatch's render with its peak memory.
+/// count. Then the cache: a check of all the scripts together cold, and again warm, and the same for a long
+/// stopwatch; and the stopwatch's render with its peak memory.
 public struct ScriptBench: Sendable {
     /// One script's medians.
     public struct Row: Sendable {
