@@ -14,9 +14,9 @@ public struct ScalingBench: Sendable {
         public var check: ChildUsage
         /// `earshot render` of the script, with an empty cache.
         public var render: ChildUsage
-        /// `earshot check` again, with the cache the cold runs filled.
+        /// `earshot check` again, with the cache its cold run filled (it replays the run it remembered).
         public var warmCheck: ChildUsage
-        /// `earshot render` again, with the cache the cold runs filled.
+        /// `earshot render` again, with the cache its cold run filled (its phrases' audio).
         public var warmRender: ChildUsage
         /// Raw espeak-ng speaking the heard text.
         public var raw: ChildUsage
@@ -88,12 +88,13 @@ public struct ScalingBench: Sendable {
     func measure(_ name: String, _ size: Int, script text: String) throws(BenchError) -> Row {
         let script = try runner.write(text, named: "\(name)-\(size).earshot")
         let output = runner.scratch + "/\(name)-\(size).wav"
-        let cache = try runner.newCache()
+        let checkCache = try runner.newCache()
+        let renderCache = try runner.newCache()
         // A generated script has no checks: anything but a pass is a broken run, not a measurement.
-        let check = try runner.earshot(["check", "--quiet", script], cache: cache)
-        let render = try runner.earshot(["render", "-o", output, script], cache: try runner.newCache())
-        let warmCheck = try runner.earshot(["check", "--quiet", script], cache: cache)
-        let warmRender = try runner.earshot(["render", "-o", output, script], cache: cache)
+        let check = try runner.earshot(["check", "--quiet", script], cache: checkCache)
+        let render = try runner.earshot(["render", "-o", output, script], cache: renderCache)
+        let warmCheck = try runner.earshot(["check", "--quiet", script], cache: checkCache)
+        let warmRender = try runner.earshot(["render", "-o", output, script], cache: renderCache)
         let raw = try runner.raw(try runner.heardPhrases(of: script, named: "\(name)-\(size)"))
         return Row(
             workload: name, size: size, check: check, render: render, warmCheck: warmCheck, warmRender: warmRender,
