@@ -287,7 +287,7 @@ final class PackState: @unchecked Sendable {
 struct PackQueue {
     typealias Entry = (name: String, data: Data, serial: Int)
     /// The entries, each with the write serial that queued it.
-    private(set) var entries: [Entry] = []
+    private var entries: [Entry] = []
     private var bytes = 0
     /// When the first of the entries was queued.
     private var firstQueued = Date()
