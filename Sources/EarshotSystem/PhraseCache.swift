@@ -114,9 +114,7 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
 
     /// Answers from the folder when an entry holds the request, else synthesizes and stores the answer.
     public func synthesize(_ text: String, voice: VoiceProfile, frameLimit: Int?) throws -> SynthesizedSpeech {
-        let key = PhraseKey(text: text, voice: voice, identity: identity)
-        let name = key.fileName
-        let canonical = key.canonical
+        let (canonical, name) = PhraseKey(text: text, voice: voice, identity: identity).filing
         let data = store.read(name)
         let entry = data.flatMap { PhraseEntry(decoding: $0, key: canonical) }
         if let entry, let answer = entry.answer(frameLimit: frameLimit) {
@@ -157,21 +155,19 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     /// True when a run with this identity already found `voice` acceptable (``recordValid(_:)``), so it need not
     /// be checked with espeak-ng again.
     public func knowsValid(_ voice: VoiceProfile) -> Bool {
-        let key = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck)
-        guard let data = store.read(key.fileName), PhraseEntry(decoding: data, key: key.canonical) != nil else {
-            return false
-        }
-        store.touch(key.fileName)
+        let (canonical, name) = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck).filing
+        guard let data = store.read(name), PhraseEntry(decoding: data, key: canonical) != nil else { return false }
+        store.touch(name)
         return true
     }
 
     /// Records that espeak-ng accepted `voice` (its voice, variant and values), for ``knowsValid(_:)``.
     public func recordValid(_ voice: VoiceProfile) {
-        let key = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck)
         guard lock.withLock({ writable }) else { return }
+        let (canonical, name) = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck).filing
         let entry = PhraseEntry(
-            key: key.canonical, speech: SynthesizedSpeech(samples: [], sampleRate: sampleRate, words: []))
-        try? store.write(entry.encoded(), as: key.fileName)
+            key: canonical, speech: SynthesizedSpeech(samples: [], sampleRate: sampleRate, words: []))
+        try? store.write(entry.encoded(), as: name)
     }
 
     /// The operating system's reason inside a Foundation error, when there is one.
@@ -184,13 +180,13 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
 extension PhraseCache: TimingStore {
     /// The timing stored for `speechText` spoken by `voice`, or nil (a damaged entry is a miss).
     public func timing(of speechText: SpeechText, voice: VoiceProfile, sampleRate: Int) -> SpeechTiming? {
-        let key = PhraseKey.timing(of: speechText, voice: voice, identity: identity)
-        guard let data = store.read(key.fileName) else { return nil }
-        guard let entry = TimingEntry(decoding: data, key: key.canonical), entry.sampleRate == sampleRate else {
+        let (canonical, name) = PhraseKey.timing(of: speechText, voice: voice, identity: identity).filing
+        guard let data = store.read(name) else { return nil }
+        guard let entry = TimingEntry(decoding: data, key: canonical), entry.sampleRate == sampleRate else {
             lock.withLock { counters.damaged += 1 }
             return nil
         }
-        store.touch(key.fileName)
+        store.touch(name)
         lock.withLock { counters.hits += 1 }
         return entry.timing(of: speechText)
     }
@@ -199,8 +195,8 @@ extension PhraseCache: TimingStore {
     /// it had).
     public func store(_ timing: SpeechTiming, of speechText: SpeechText, voice: VoiceProfile) {
         guard lock.withLock({ writable }) else { return }
-        let key = PhraseKey.timing(of: speechText, voice: voice, identity: identity)
-        write(TimingEntry(key: key.canonical, timing: timing).encoded(), as: key.fileName)
+        let (canonical, name) = PhraseKey.timing(of: speechText, voice: voice, identity: identity).filing
+        write(TimingEntry(key: canonical, timing: timing).encoded(), as: name)
     }
 }
 

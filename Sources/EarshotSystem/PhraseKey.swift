@@ -61,25 +61,37 @@ public struct PhraseKey: Hashable, Sendable {
 
     /// The key as the bytes stored in an entry: one `name value` line per component, the text last.
     public var canonical: String {
-        ([
-            "format \(PhraseCache.formatVersion)",
-            "purpose \(purpose.rawValue)",
-            "engine \(identity.engineVersion)",
-            "normalizer \(identity.normalizerVersion)",
-            "variants \(identity.variantsFingerprint)",
-            "sample-rate \(identity.sampleRate)",
-            "voice \(voice.espeakVoice)",
-            "variant \(voice.variant ?? "")",
-            "rate \(voice.rate)",
-            "pitch \(voice.pitch)",
-            "volume \(voice.volume)",
-            "word-gap \(voice.wordGap)",
-        ] + details + ["text \(text)"]).joined(separator: "\n")
+        // One string appended to, not lines joined: every phrase's lookups and stores build it.
+        var lines = "format "
+        lines.reserveCapacity(192 + text.utf8.count + details.reduce(0) { $0 + $1.utf8.count + 1 })
+        lines += String(PhraseCache.formatVersion)
+        lines += "\npurpose " + purpose.rawValue
+        lines += "\nengine " + identity.engineVersion
+        lines += "\nnormalizer " + String(identity.normalizerVersion)
+        lines += "\nvariants " + identity.variantsFingerprint
+        lines += "\nsample-rate " + String(identity.sampleRate)
+        lines += "\nvoice " + voice.espeakVoice
+        lines += "\nvariant " + (voice.variant ?? "")
+        lines += "\nrate " + String(voice.rate)
+        lines += "\npitch " + String(voice.pitch)
+        lines += "\nvolume " + String(voice.volume)
+        lines += "\nword-gap " + String(voice.wordGap)
+        for detail in details { lines += "\n" + detail }
+        lines += "\ntext " + text
+        return lines
     }
 
     /// The entry's file name: 32 hexadecimal digits (``ContentHash`` of the canonical key) and the `.phrase`
     /// extension.
-    public var fileName: String {
+    public var fileName: String { Self.fileName(of: canonical) }
+
+    /// ``canonical`` and ``fileName``, the key built once: a lookup or a store needs both.
+    public var filing: (canonical: String, fileName: String) {
+        let canonical = canonical
+        return (canonical, Self.fileName(of: canonical))
+    }
+
+    private static func fileName(of canonical: String) -> String {
         ContentHash.of(Array(canonical.utf8)) + "." + PhraseCache.entryExtension
     }
 }

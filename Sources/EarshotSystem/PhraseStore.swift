@@ -77,13 +77,13 @@ final class PhraseStore: @unchecked Sendable {
 
     /// The bytes of entry `name`, or nil when there is none (or it cannot be read).
     ///
-    /// Plain system calls: a miss is one failed `open`, and a hit one `open`, `fstat` and `read` (Foundation's
-    /// file reading costs several times that, once per phrase).
+    /// Plain system calls: a hit on an entry with a file of its own is one `open`, `fstat` and `read` (Foundation's
+    /// file reading costs several times that, once per phrase); a miss makes none (``mayHoldLooseEntry(_:)``).
     func read(_ name: String) -> Data? {
         let path = folder + "/" + name
         if let queued = Self.pendingLock.withLock({ Self.pending[path]?.data }) { return queued }
         if let packed = packedEntry(name) ?? audioPackEntry(name) { return packed.data }
-        return readWhole(path)
+        return mayHoldLooseEntry(name) ? readWhole(path) : nil
     }
 
     /// The whole regular file at `path`, or nil.
@@ -212,6 +212,7 @@ final class PhraseStore: @unchecked Sendable {
         var existing = stat()
         let previous = lstat(path, &existing) == 0 ? Int(existing.st_size) : 0
         try Self.writeAtomically(data, to: path, temporaryIn: folder, serial: serial)
+        noteLooseEntry(name)
         noteWritten(bytes: data.count, replacing: previous)
     }
 

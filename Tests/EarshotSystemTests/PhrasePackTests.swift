@@ -37,6 +37,54 @@ import Testing
         PhraseStore(folder: folder, limit: 1 << 30).forgetPacks()
     }
 
+    /// Entries with a file of their own (a store writing in the foreground, a library user's, leaves one per entry)
+    /// are listed with the packs: a phrase in neither is a miss without asking the folder for its file. So a file
+    /// another process writes after the listing is a miss, as a pack written then is; a listed file, or one this
+    /// process writes, is found.
+    @Test func entriesWithAFileOfTheirOwnAreListedWithThePacks() throws {
+        let folder = PhraseCacheTests.folder()
+        let elsewhere = PhraseCacheTests.folder()
+        defer { for path in [folder, elsewhere] { try? FileManager.default.removeItem(atPath: path) } }
+        let (_, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
+        let texts = ["Listed", "Written after the listing", "Written by this process"].map {
+            SpeechText(verbatim: $0)
+        }
+        func timing(_ text: SpeechText) -> SpeechTiming {
+            SpeechTiming(
+                text: text.posted, frameCount: 12_345, sampleRate: 22_050,
+                words: [WordBoundary(frame: 100, textRange: 0..<4)])
+        }
+        func fileName(_ text: SpeechText) -> String {
+            PhraseKey.timing(of: text, voice: .standard, identity: identity).fileName
+        }
+        // Entry files as another process leaves them.
+        let other = PhraseCache(base: synthesizer, identity: identity, folder: elsewhere, warn: { _ in })
+        for text in texts.prefix(2) { other.store(timing(text), of: text, voice: .standard) }
+        #expect(Self.entryFiles(in: elsewhere).count == 2)
+        func copyIn(_ text: SpeechText) throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: elsewhere + "/" + fileName(text), toPath: folder + "/" + fileName(text))
+        }
+
+        Self.newProcess(folder)
+        try copyIn(texts[0])
+        let reader = PhraseCache(
+            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        #expect(reader.timing(of: texts[0], voice: .standard, sampleRate: 22_050)?.frameCount == 12_345)
+        try copyIn(texts[1])
+        #expect(reader.timing(of: texts[1], voice: .standard, sampleRate: 22_050) == nil, "written after the listing")
+        let writer = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
+        writer.store(timing(texts[2]), of: texts[2], voice: .standard)
+        #expect(reader.timing(of: texts[2], voice: .standard, sampleRate: 22_050)?.frameCount == 12_345)
+        #expect(reader.statistics.hits == 2 && reader.statistics.damaged == 0)
+
+        Self.newProcess(folder)
+        let later = PhraseCache(
+            base: synthesizer, identity: identity, folder: folder, writesInBackground: true, warn: { _ in })
+        #expect(later.timing(of: texts[1], voice: .standard, sampleRate: 22_050)?.frameCount == 12_345)
+    }
+
     @Test func aRunsTimingsGoIntoOnePackThatALaterReaderFinds() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

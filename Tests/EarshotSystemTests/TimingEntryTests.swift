@@ -29,6 +29,35 @@ import Testing
         #expect(key.fileName != PhraseKey.timing(of: money, voice: slower, identity: Self.identity).fileName)
     }
 
+    /// A key's bytes are what every earlier run filed its entries under: built another way, they must not change,
+    /// or every cache on disk becomes misses (no test of a run would notice, only its speed).
+    @Test func aKeysBytesAreTheLinesEntriesAreFiledUnder() throws {
+        var voice = VoiceProfile.standard
+        voice.espeakVoice = "en-gb"
+        voice.variant = "f3"
+        voice.rate = 200
+        voice.pitch = 40
+        voice.volume = 90
+        voice.wordGap = 2
+        let identity = PhraseCache.Identity(
+            engineVersion: "1.51", normalizerVersion: 7, variantsFingerprint: "ab12", sampleRate: 22_050)
+        let key = PhraseKey(text: "Hello, world", voice: voice, identity: identity)
+        let lines = [
+            "format \(PhraseCache.formatVersion)", "purpose phrase", "engine 1.51", "normalizer 7", "variants ab12",
+            "sample-rate 22050", "voice en-gb", "variant f3", "rate 200", "pitch 40", "volume 90", "word-gap 2",
+            "text Hello, world",
+        ]
+        #expect(key.canonical == lines.joined(separator: "\n"))
+        let timing = PhraseKey(
+            text: "Hi", voice: .standard, identity: identity, purpose: .timing, details: ["alignment 3", "posted Hi"])
+        #expect(
+            timing.canonical.contains("\nword-gap \(VoiceProfile.standard.wordGap)\nalignment 3\nposted Hi\ntext Hi"))
+        #expect(timing.canonical.contains("\npurpose timing\n"))
+        let filing = key.filing
+        #expect(filing.canonical == key.canonical && filing.fileName == key.fileName)
+        #expect(key.fileName == ContentHash.of(Array(key.canonical.utf8)) + ".phrase")
+    }
+
     static let partial = SpeechTiming(
         text: "Order 1042 is ready.", frameCount: 9_000, sampleRate: 22_050,
         words: [WordBoundary(frame: 300, textRange: 0..<5), WordBoundary(frame: 6_100, textRange: 6..<10)],
