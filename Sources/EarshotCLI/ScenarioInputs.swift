@@ -36,8 +36,7 @@ public enum ScenarioInputs {
                 throw UsageError("\(word): no such file, folder or pattern\(guess)")
             }
             if isDirectory.boolValue {
-                let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                    .filter { $0.hasSuffix("." + ScenarioParser.fileExtension) }.sorted()
+                let found = FolderListing.files(under: path, endingWith: "." + ScenarioParser.fileExtension)
                     .map { (path.hasSuffix("/") ? path : path + "/") + $0 }
                 guard !found.isEmpty else {
                     throw CommandFailure(
