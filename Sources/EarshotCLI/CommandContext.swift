@@ -50,7 +50,7 @@ public struct CommandContext: Sendable {
             environment: environment)
         context.catchesInterrupts = true
         context.outputIsTerminal = isatty(STDOUT_FILENO) == 1
-        context.playbackStandIn = EspeakLibrary.standInForPlayback(besideExecutable: Bundle.main.executablePath)
+        context.playbackStandIn = EspeakLibrary.standInForPlayback(besideExecutable: ExecutablePath.current)
         return context
     }
 

@@ -130,8 +130,7 @@ public enum EngineStamp {
     static func executablePath() -> String { ownPath }
 
     /// Read once: a run asks for it up to four times (the stamp's name and its lines, read and written).
-    private static let ownPath =
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    private static let ownPath = ExecutablePath.current ?? CommandLine.arguments[0]
 }
 
 /// What identifies one file's contents on disk: a replaced or rewritten file differs in at least one field.

@@ -20,13 +20,10 @@ public enum EspeakLibrary {
     /// The stand-in for libpcaudio installed with the executable at `executablePath`: beside it (a build
     /// folder), else in `../lib/earshot/` (an install under a prefix); nil when there is none.
     public static func standInForPlayback(besideExecutable executablePath: String?) -> String? {
-        guard let executablePath else { return nil }
-        let folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [
-            folder.appendingPathComponent(standInFileName),
-            folder.deletingLastPathComponent().appendingPathComponent("lib/earshot/" + standInFileName),
-        ]
-        return candidates.map(\.path).first { FileManager.default.isReadableFile(atPath: $0) }
+        guard let executablePath, let folder = ExecutablePath.resolvedFolder(of: executablePath) else { return nil }
+        let prefix = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? ""
+        let candidates = [folder + "/" + standInFileName, prefix + "/lib/earshot/" + standInFileName]
+        return candidates.first { access($0, R_OK) == 0 }
     }
 
     /// Has the library opened with `path` standing in for libpcaudio. Call before it opens (a later call, or a

@@ -14,7 +14,7 @@ public enum InstallLayout {
     public static let sharePath = "share/earshot"
 
     /// The share folder of the install the executable belongs to, when it exists.
-    public static func shareFolder(executablePath: String? = Bundle.main.executablePath) -> String? {
+    public static func shareFolder(executablePath: String? = ExecutablePath.current) -> String? {
         guard let executablePath else { return nil }
         let prefix = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -28,7 +28,7 @@ public enum InstallLayout {
     /// `Scripts`); the file's full path, or nil.
     public static func locate(
         _ relativePath: String, currentDirectory: String = FileManager.default.currentDirectoryPath,
-        executablePath: String? = Bundle.main.executablePath
+        executablePath: String? = ExecutablePath.current
     ) -> String? {
         if let found = walkUp(from: currentDirectory, to: relativePath) { return found }
         if let share = shareFolder(executablePath: executablePath) {

@@ -98,7 +98,7 @@ public struct VoiceLibrary: Sendable {
     public static func locateDirectory(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath,
-        executablePath: String? = Bundle.main.executablePath
+        executablePath: String? = ExecutablePath.current
     ) -> String? {
         if let explicit, !explicit.isEmpty { return explicit }
         if let fromEnvironment = environment[environmentKey], !fromEnvironment.isEmpty { return fromEnvironment }
