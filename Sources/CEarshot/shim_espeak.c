@@ -244,6 +244,8 @@ typedef struct {
     int replies;       // sequenced-packet socket: messages from the worker
     uint64_t used;     // the slot's clock when it last spoke
     int processor;     // the one processor it may run on (see pin_beside_caller); -1: any of the caller's; -2: unknown
+    int via_zygote;    // forked by the zygote (which waits for it), not by this process
+    uint64_t zygote_generation;  // which zygote, when via_zygote
     char voice[WORKER_VOICE_MAX + 1];
 } voice_worker;
 
@@ -255,12 +257,15 @@ typedef struct {
 
 static worker_slot slots[EARSHOT_SYNTHESIS_SLOTS];
 
+static void start_zygote(void);
+
 int32_t earshot_espeak_prepare_isolation(const char *voice) {
     const char *isolation = getenv("EARSHOT_ISOLATION");
     fork_per_phrase = isolation != NULL && strcmp(isolation, "fork") == 0;
     int32_t status = earshot_espeak_set_voice(voice);
     prepared_voice[0] = 0;
     if (status == EARSHOT_ESPEAK_OK && strlen(voice) < sizeof prepared_voice) strcpy(prepared_voice, voice);
+    if (status == EARSHOT_ESPEAK_OK) start_zygote();
     return (int32_t)status;
 }
 
@@ -512,12 +517,228 @@ static void run_worker(int requests, int replies, const char *voice) {
     }
 }
 
+// The zygote: the process workers are forked from.
+//
+// A worker forked from this process copies, in its memory snapshot, this process's whole heap as it is at the
+// fork: the first phrase of a long script comes after its document is read and its events laid out, so a check of
+// 25,600 announcements forked its worker with a 12.7 MB heap (a short script's: 0.5 MB). Worse, this process keeps
+// writing its heap while the run goes on, and every page it writes after the fork is then the worker's own copy,
+// which the worker compares before each phrase: half of that check's time went to comparing memory and reading
+// the page map, and its cost per phrase grew with the length of the run. So a small process, the zygote, is forked
+// from the fixed state once, when it is prepared (the heap then holds little more than espeak-ng), and forks every
+// worker: a worker's pages are shared with the zygote, which writes nothing, until espeak-ng writes them.
+//
+// The zygote answers requests over a sequenced-packet socket: start a worker for a voice (its two sockets travel
+// with the request) and answer its process id; or wait for a worker this process killed, so that its process id is
+// never reused while this process may still name it. When this process closes the socket (at exit), the zygote
+// kills the workers it still has, waits for them and exits; this process waits for the zygote, so every worker's
+// time counts in this process's children, as before. Without a zygote (it could not be started, or it died),
+// workers are forked from this process as before.
+
+enum { ZYGOTE_START = 1, ZYGOTE_REAP = 2 };
+/// Workers the zygote may have at once (running, or killed and not yet waited for).
+enum { ZYGOTE_CHILDREN = 256 };
+
+typedef struct {
+    int32_t type;
+    int32_t pid;  // ZYGOTE_REAP: the worker to wait for
+    char voice[WORKER_VOICE_MAX + 1];
+} zygote_request;
+
+static struct {
+    pid_t pid;              // 0: none
+    int control;            // this process's end of the socket
+    uint64_t generation;    // counts the zygotes started: a worker of an ended one died with it
+    pthread_mutex_t lock;   // one request at a time (workers are stopped on callers' threads)
+} zygote = {0, -1, 0, PTHREAD_MUTEX_INITIALIZER};
+
+/// Receives one request and the descriptors sent with it (up to two; -1 for those missing). The request's size,
+/// or 0 at the end, -1 on an error.
+static ssize_t receive_request(int control, zygote_request *request, int descriptors[2]) {
+    union {
+        char buffer[CMSG_SPACE(2 * sizeof(int))];
+        struct cmsghdr align;
+    } control_data;
+    struct iovec part = {request, sizeof *request};
+    struct msghdr message = {0};
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control_data.buffer;
+    message.msg_controllen = sizeof control_data.buffer;
+    descriptors[0] = descriptors[1] = -1;
+    ssize_t got;
+    do {
+        got = recvmsg(control, &message, MSG_CMSG_CLOEXEC);
+    } while (got < 0 && errno == EINTR);
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t index = 0; index < count && index < 2; index++)
+            memcpy(&descriptors[index], CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+    }
+    return got;
+}
+
+/// The zygote's loop: only system calls and its own stack, so its memory stays the fixed state it was forked with.
+static void run_zygote(int control, pid_t parent) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);  // the parent ended before the death signal was asked for
+    if (control > 3) close_range(3, (unsigned)control - 1, 0);
+    close_range((unsigned)control + 1, ~0U, 0);
+    pid_t children[ZYGOTE_CHILDREN];
+    int child_count = 0;
+    for (;;) {
+        zygote_request request;
+        int descriptors[2];
+        ssize_t got = receive_request(control, &request, descriptors);
+        if (got <= 0) break;
+        int32_t answer = -1;
+        if (got == (ssize_t)sizeof request && request.type == ZYGOTE_REAP) {
+            for (int index = 0; index < child_count; index++) {
+                if (children[index] != request.pid) continue;
+                while (waitpid(request.pid, NULL, 0) < 0 && errno == EINTR) {
+                }
+                children[index] = children[--child_count];
+                answer = 0;
+                break;
+            }
+        } else if (got == (ssize_t)sizeof request && request.type == ZYGOTE_START && descriptors[0] >= 0
+                   && descriptors[1] >= 0 && child_count < ZYGOTE_CHILDREN) {
+            request.voice[WORKER_VOICE_MAX] = 0;
+            pid_t pid = fork();
+            if (pid == 0) {
+                close(control);
+                run_worker(descriptors[0], descriptors[1], request.voice);
+                _exit(0);
+            }
+            if (pid > 0) children[child_count++] = pid;
+            answer = pid > 0 ? pid : -1;
+        }
+        for (int index = 0; index < 2; index++)
+            if (descriptors[index] >= 0) close(descriptors[index]);
+        if (send(control, &answer, sizeof answer, MSG_NOSIGNAL) != (ssize_t)sizeof answer) break;
+    }
+    for (int index = 0; index < child_count; index++) kill(children[index], SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
+    }
+    _exit(0);
+}
+
+static void stop_workers_at_exit(void);
+
+/// Has the workers and the zygote stopped and waited for at exit (registered once; owner thread).
+static void reap_at_exit(void) {
+    static int registered = 0;
+    if (!registered) registered = atexit(stop_workers_at_exit) == 0;
+}
+
+/// Forks the zygote from the fixed state (owner thread). Without it, workers are forked from this process.
+static void start_zygote(void) {
+    if (zygote.pid > 0) return;
+    reap_at_exit();
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) return;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(ends[0]);
+        run_zygote(ends[1], parent);
+    }
+    close(ends[1]);
+    if (pid < 0) {
+        close(ends[0]);
+        return;
+    }
+    pthread_mutex_lock(&zygote.lock);
+    zygote.pid = pid;
+    zygote.control = ends[0];
+    zygote.generation++;
+    pthread_mutex_unlock(&zygote.lock);
+}
+
+/// Closes the socket to the zygote and waits for it (it waits for its workers first). Call with the lock held.
+static void end_zygote(int killing) {
+    if (zygote.pid <= 0) return;
+    if (killing) kill(zygote.pid, SIGKILL);
+    close(zygote.control);
+    while (waitpid(zygote.pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    zygote.pid = 0;
+    zygote.control = -1;
+}
+
+/// Sends `request` (with `descriptors`, when given) and returns the zygote's answer; -1 when it is gone (it is then
+/// waited for, and the next worker's start makes a new one).
+static int32_t ask_zygote(const zygote_request *request, const int descriptors[2]) {
+    pthread_mutex_lock(&zygote.lock);
+    int32_t answer = -1;
+    if (zygote.pid > 0) {
+        union {
+            char buffer[CMSG_SPACE(2 * sizeof(int))];
+            struct cmsghdr align;
+        } control_data;
+        struct iovec part = {(void *)request, sizeof *request};
+        struct msghdr message = {0};
+        message.msg_iov = &part;
+        message.msg_iovlen = 1;
+        if (descriptors != NULL) {
+            memset(&control_data, 0, sizeof control_data);
+            message.msg_control = control_data.buffer;
+            message.msg_controllen = sizeof control_data.buffer;
+            struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+            header->cmsg_level = SOL_SOCKET;
+            header->cmsg_type = SCM_RIGHTS;
+            header->cmsg_len = CMSG_LEN(2 * sizeof(int));
+            memcpy(CMSG_DATA(header), descriptors, 2 * sizeof(int));
+        }
+        ssize_t sent;
+        do {
+            sent = sendmsg(zygote.control, &message, MSG_NOSIGNAL);
+        } while (sent < 0 && errno == EINTR);
+        ssize_t got = -1;
+        if (sent == (ssize_t)sizeof *request) {
+            do {
+                got = recv(zygote.control, &answer, sizeof answer, 0);
+            } while (got < 0 && errno == EINTR);
+        }
+        if (got != (ssize_t)sizeof answer) {
+            answer = -1;
+            end_zygote(1);
+        }
+    }
+    pthread_mutex_unlock(&zygote.lock);
+    return answer;
+}
+
+/// Whether the worker's process may still be signalled by its id: this process's child, or the live zygote's (a
+/// worker of a zygote that ended died with it, and its id may belong to another process by now).
+static int may_signal(const voice_worker *worker) {
+    if (worker->pid <= 0) return 0;
+    if (!worker->via_zygote) return 1;
+    pthread_mutex_lock(&zygote.lock);
+    int live = zygote.pid > 0 && zygote.generation == worker->zygote_generation;
+    pthread_mutex_unlock(&zygote.lock);
+    return live;
+}
+
 static void stop_worker(voice_worker *worker) {
     if (worker->pid <= 0) return;
     close(worker->requests);
     close(worker->replies);
-    kill(worker->pid, SIGKILL);
-    while (waitpid(worker->pid, NULL, 0) < 0 && errno == EINTR) {
+    if (may_signal(worker)) {
+        kill(worker->pid, SIGKILL);
+        if (worker->via_zygote) {
+            zygote_request request = {ZYGOTE_REAP, worker->pid, {0}};
+            ask_zygote(&request, NULL);
+        } else {
+            while (waitpid(worker->pid, NULL, 0) < 0 && errno == EINTR) {
+            }
+        }
     }
     worker->pid = 0;
 }
@@ -536,11 +757,23 @@ static void stop_workers_at_exit(void) {
     for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
         for (int index = 0; index < WORKER_VOICES; index++) {
             voice_worker *worker = &slots[slot].workers[index];
-            if (worker->pid > 0) kill(worker->pid, SIGKILL);
+            if (may_signal(worker)) kill(worker->pid, SIGKILL);
         }
     if (exit_work != NULL) exit_work();
     for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
-        for (int index = 0; index < WORKER_VOICES; index++) stop_worker(&slots[slot].workers[index]);
+        for (int index = 0; index < WORKER_VOICES; index++) {
+            voice_worker *worker = &slots[slot].workers[index];
+            // The zygote waits for its own, all at once, when its socket closes.
+            if (worker->via_zygote && worker->pid > 0) {
+                close(worker->requests);
+                close(worker->replies);
+                worker->pid = 0;
+            }
+            stop_worker(worker);
+        }
+    pthread_mutex_lock(&zygote.lock);
+    end_zygote(0);
+    pthread_mutex_unlock(&zygote.lock);
 }
 
 static worker_slot *slot_at(int32_t slot) {
@@ -562,12 +795,11 @@ int32_t earshot_espeak_has_worker(int32_t slot_index, const char *voice) {
 }
 
 int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
-    static int reaped_at_exit = 0;
     worker_slot *slot = slot_at(slot_index);
     if (slot == NULL || voice == NULL) return EARSHOT_ISOLATION_FAILED;
     // A longer name is no voice; synthesizing with it answers that without a worker.
     if (strlen(voice) > WORKER_VOICE_MAX || worker_for(slot, voice) != NULL) return EARSHOT_ESPEAK_OK;
-    if (!reaped_at_exit) reaped_at_exit = atexit(stop_workers_at_exit) == 0;
+    reap_at_exit();
     if (slot->buffer == NULL && (slot->buffer = malloc(MESSAGE_CAPACITY)) == NULL) return EARSHOT_ISOLATION_FAILED;
     voice_worker *worker = &slot->workers[0];
     for (int index = 0; index < WORKER_VOICES; index++) {
@@ -587,7 +819,18 @@ int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
         close(requests[1]);
         return EARSHOT_ISOLATION_FAILED;
     }
-    pid_t pid = fork();
+    zygote_request request = {ZYGOTE_START, 0, {0}};
+    strcpy(request.voice, voice);
+    int ends[2] = {requests[1], replies[1]};
+    pid_t pid = ask_zygote(&request, ends);
+    if (pid <= 0) {
+        // A zygote that died (killed from outside) is replaced: from this process as it is now, which is still
+        // better than forking every later worker from it as it goes on growing.
+        start_zygote();
+        pid = ask_zygote(&request, ends);
+    }
+    int via_zygote = pid > 0;
+    if (!via_zygote) pid = fork();
     if (pid < 0) {
         close(requests[0]);
         close(requests[1]);
@@ -605,6 +848,8 @@ int32_t earshot_espeak_start_worker(int32_t slot_index, const char *voice) {
     close(requests[1]);
     close(replies[1]);
     worker->pid = pid;
+    worker->via_zygote = via_zygote;
+    worker->zygote_generation = zygote.generation;
     worker->requests = requests[0];
     worker->replies = replies[0];
     worker->used = ++slot->clock;
