@@ -47,12 +47,17 @@ public enum GoldenTranscript {
         case update
     }
 
-    /// `Scripts/x/before.earshot` → `Scripts/x/before.transcript`.
+    /// `Scripts/x/before.earshot` → `Scripts/x/before.transcript`: the script's name without its extension (a
+    /// leading dot starts no extension), in the script's folder.
+    ///
+    /// Worked out on the text (a file URL asks the file system whether the path is a folder): a check asks for it
+    /// three times per script.
     public static func path(forScript script: String) -> String {
-        let url = URL(fileURLWithPath: script)
-        let name = url.deletingPathExtension().lastPathComponent + "." + fileExtension
-        let folder = (script as NSString).deletingLastPathComponent
-        return folder.isEmpty ? name : folder + "/" + name
+        let slash = script.lastIndex(of: "/")
+        let name = slash.map { script[script.index(after: $0)...] } ?? script[...]
+        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] } ?? name
+        guard let slash else { return stem + "." + fileExtension }
+        return script[...slash] + stem + "." + fileExtension
     }
 
     /// Compares (and in `record`/`update` mode writes) one script's transcript. The transcript is made only when

@@ -74,6 +74,22 @@ import Testing
         #expect(GoldenTranscript.path(forScript: "Scripts/x/before-a.earshot") == "Scripts/x/before-a.transcript")
         #expect(GoldenTranscript.path(forScript: "before.earshot") == "before.transcript")
         #expect(GoldenTranscript.path(forScript: "/tmp/a.b/c.earshot") == "/tmp/a.b/c.transcript")
+        let cases = [
+            ("x/.hidden.earshot", "x/.hidden.transcript"), ("x/.earshot", "x/.earshot.transcript"),
+            ("a.b.earshot", "a.b.transcript"), ("noextension", "noextension.transcript"),
+            ("/top.earshot", "/top.transcript"), ("./x.earshot", "./x.transcript"),
+            ("../d/x.earshot", "../d/x.transcript"), ("é/ü 🎧.earshot", "é/ü 🎧.transcript"),
+        ]
+        for (script, transcript) in cases {
+            #expect(GoldenTranscript.path(forScript: script) == transcript)
+        }
+        // As a file URL names it (what it was worked out with before), but for a script at the root.
+        for (script, _) in cases where script.first != "/" {
+            let url = URL(fileURLWithPath: script)
+            let name = url.deletingPathExtension().lastPathComponent + ".transcript"
+            let folder = (script as NSString).deletingLastPathComponent
+            #expect(GoldenTranscript.path(forScript: script) == (folder.isEmpty ? name : folder + "/" + name))
+        }
     }
 }
 
