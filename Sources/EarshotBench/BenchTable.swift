@@ -105,7 +105,9 @@ public enum BenchTable {
         var text = aligned(header, [line(result.baseline)] + result.rows.map(line))
         text += "check and render with an empty phrase cache, warm: each again with the cache its cold run filled "
         text += "(a check replays the run it remembered, a render reads its phrases' audio); raw: plain espeak-ng "
-        text += "speaking the heard text in a child process (start-up included on both sides); ratios of CPU time; "
+        text += "speaking the heard text in a child process (start-up included on both sides); cold check and raw: "
+        text += "medians of paired runs (--rounds) for sizes whose check takes under "
+        text += format(ScalingBench.repeatedBelowSeconds, 1) + " s; ratios of CPU time; "
         text += "target: a long script's check ≤ "
         text += format(checkTarget, 1) + "× raw\n"
         text += "\nfitted exponent of cost above start-up over sizes (1 = linear, 2 = quadratic; over "

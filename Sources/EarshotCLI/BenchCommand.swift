@@ -36,7 +36,12 @@ public struct BenchCommand: Command {
             .value(
                 "stopwatch", valueName: "seconds",
                 help: "Length of the stopwatch checked cold and warm and rendered; 0 skips it.", defaultValue: "3600"),
-            .value("rounds", valueName: "n", help: "Paired runs per measurement; medians count.", defaultValue: "3"),
+            .value(
+                "rounds", valueName: "n",
+                help:
+                    "Paired runs per measurement; medians count (with --scaling: the cold check and the reference of "
+                    + "each size whose check takes under 1.5 s of CPU).",
+                defaultValue: "3"),
             VoiceOptions.voices,
             .flag(
                 "scaling",
@@ -76,10 +81,13 @@ public struct BenchCommand: Command {
                 explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment))
         defer { runner.removeScratch() }
         let progress = { (line: String) in context.printError("bench: " + line) }
+        guard let rounds = Int(arguments.value("rounds") ?? "3"), rounds >= 1 else {
+            throw UsageError("--rounds takes a whole number ≥ 1")
+        }
         if arguments.flag("scaling") {
             let (workloads, steps) = try Self.workloads(arguments)
             let quick = arguments.flag("quick")
-            let result = try ScalingBench(runner: runner).run(
+            let result = try ScalingBench(runner: runner, rounds: rounds).run(
                 workloads, sizes: { Array((quick ? $0.quickSizes : $0.sizes).prefix(steps)) }, progress: progress)
             context.writeOutput(BenchTable.scaling(result))
             return ExitCode.success
@@ -95,9 +103,6 @@ public struct BenchCommand: Command {
         }
         guard let seconds = Int(arguments.value("stopwatch") ?? "3600"), seconds >= 0 else {
             throw UsageError("--stopwatch takes whole seconds")
-        }
-        guard let rounds = Int(arguments.value("rounds") ?? "3"), rounds >= 1 else {
-            throw UsageError("--rounds takes a whole number ≥ 1")
         }
         let paths = try ScenarioInputs.scriptPaths(words, context: context)
         _ = try ScenarioInputs.parse(paths)

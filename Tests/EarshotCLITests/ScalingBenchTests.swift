@@ -1,4 +1,4 @@
-import EarshotBench
+@testable import EarshotBench
 import EarshotCLI
 import Foundation
 import Testing
@@ -43,6 +43,28 @@ struct ScalingBenchTests {
         #expect(result.status == 64)
         #expect(result.error.contains("no workload 'juggling'"))
         #expect(result.output.isEmpty)
+    }
+
+    /// A short size's cold check and reference are measured once per round (each check with a cache folder of its
+    /// own), so their ratio is a median of pairs; a single round measures each once.
+    @Test(arguments: [1, 3])
+    func aShortSizesCheckAndReferenceAreMeasuredOncePerRound(rounds: Int) throws {
+        let executable = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let fixture = ScalingWorkload(
+            name: "fixture", unit: "events", sizes: [5], quickSizes: [],
+            script: { size in ScalingWorkload.rapid(events: size) })
+        let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
+        defer { runner.removeScratch() }
+        let bench = ScalingBench(runner: runner, rounds: rounds)
+        let before = try FileManager.default.contentsOfDirectory(atPath: runner.scratch).filter {
+            $0.hasPrefix("cache-")
+        }
+        _ = try bench.measure("fixture", 5, script: fixture.script(5))
+        let caches = try FileManager.default.contentsOfDirectory(atPath: runner.scratch).filter {
+            $0.hasPrefix("cache-")
+        }
+        // One each for the cold check, the cold render and the heard text; one more per further round's check.
+        #expect(caches.count - before.count == 3 + (rounds - 1))
     }
 
     /// A fixture whose script grows as size² (n² announcements) must be reported near 2 and flagged; the same
