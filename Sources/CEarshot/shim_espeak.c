@@ -464,14 +464,20 @@ static char *text_buffer(size_t needed) {
     return buffer;
 }
 
-/// A worker: selects its voice once, then speaks each request from the same state until the caller goes away.
-static void run_worker(int requests, int replies, const char *voice) {
+/// A helper process's start (a worker's, the zygote's): the signals' default actions back, and killed when the
+/// process it was forked from ends.
+static void become_helper(void) {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGCHLD, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/// A worker: selects its voice once, then speaks each request from the same state until the caller goes away.
+static void run_worker(int requests, int replies, const char *voice) {
+    become_helper();
     // Keep nothing else of this process's open files: a pipe held open here would never reach its end.
     int low = requests < replies ? requests : replies;
     int high = requests < replies ? replies : requests;
@@ -581,12 +587,7 @@ static ssize_t receive_request(int control, zygote_request *request, int descrip
 
 /// The zygote's loop: only system calls and its own stack, so its memory stays the fixed state it was forked with.
 static void run_zygote(int control, pid_t parent) {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGCHLD, SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    become_helper();
     if (getppid() != parent) _exit(0);  // the parent ended before the death signal was asked for
     if (control > 3) close_range(3, (unsigned)control - 1, 0);
     close_range((unsigned)control + 1, ~0U, 0);
