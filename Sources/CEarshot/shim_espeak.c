@@ -666,7 +666,7 @@ static void start_zygote(void) {
 static void end_zygote(int killing) {
     if (zygote.pid <= 0) return;
     if (killing) kill(zygote.pid, SIGKILL);
-    close(zygote.control);
+    if (zygote.control >= 0) close(zygote.control);
     while (waitpid(zygote.pid, NULL, 0) < 0 && errno == EINTR) {
     }
     zygote.pid = 0;
@@ -678,7 +678,7 @@ static void end_zygote(int killing) {
 static int32_t ask_zygote(const zygote_request *request, const int descriptors[2]) {
     pthread_mutex_lock(&zygote.lock);
     int32_t answer = -1;
-    if (zygote.pid > 0) {
+    if (zygote.pid > 0 && zygote.control >= 0) {
         union {
             char buffer[CMSG_SPACE(2 * sizeof(int))];
             struct cmsghdr align;
@@ -760,6 +760,11 @@ static void stop_workers_at_exit(void) {
             voice_worker *worker = &slots[slot].workers[index];
             if (may_signal(worker)) kill(worker->pid, SIGKILL);
         }
+    // The zygote waits for its workers and ends while this process does its own exit work.
+    pthread_mutex_lock(&zygote.lock);
+    if (zygote.control >= 0) close(zygote.control);
+    zygote.control = -1;
+    pthread_mutex_unlock(&zygote.lock);
     if (exit_work != NULL) exit_work();
     for (int slot = 0; slot < EARSHOT_SYNTHESIS_SLOTS; slot++)
         for (int index = 0; index < WORKER_VOICES; index++) {
