@@ -73,6 +73,7 @@ import Testing
     /// Every output that is markup, for the probe's runs.
     static func markupOutputs() throws -> [(name: String, text: String)] {
         let (before, after, folder) = try probeReports()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let wav = folder + "/<x>\"&'.wav"
         try ReviewFixtures.wav("Go", to: wav)
         let runs = [
@@ -132,7 +133,8 @@ import Testing
     }
 
     @Test func jsonOutputsCarryTheProbeIntact() throws {
-        let (before, after, _) = try Self.probeReports()
+        let (before, after, folder) = try Self.probeReports()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let report = CheckReport([before, after])
         for text in [report.json().rendered(), report.sarif().rendered(), before.timeline.jsonLines()] {
             for line in text.split(separator: "\n") where text.hasPrefix("{\"") {

@@ -125,6 +125,7 @@ struct ReviewPageTests {
         let before = try ReviewFixtures.report("announcement-spam/before-search.earshot")
         let after = try ReviewFixtures.report("announcement-spam/after-search.earshot")
         let folder = try ReviewFixtures.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let wav = folder + "/compare.wav"
         try ReviewFixtures.wav("Before. After.", to: wav)
         let html = ReviewPage.html(runs: [
@@ -235,6 +236,7 @@ struct ReviewPageTests {
     @Test func aLargeWAVIsReferencedBesideThePageByARelativePath() throws {
         let report = try ReviewFixtures.report("announcement-spam/after-search.earshot")
         let folder = try ReviewFixtures.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/audio files", withIntermediateDirectories: true)
         let wav = folder + "/audio files/after.wav"
         try ReviewFixtures.wav("After.", to: wav)
@@ -253,6 +255,7 @@ struct ReviewPageTests {
         let lost = try ReviewFixtures.report("announcement-spam/before-order-status.earshot")
         let heard = try ReviewFixtures.report("announcement-spam/after-order-status.earshot")
         let folder = try ReviewFixtures.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let wav = folder + "/one.wav"
         try ReviewFixtures.wav("Before.", to: wav)
         func page(_ report: RunReport) throws -> PageNode {
