@@ -29,7 +29,7 @@ extension EspeakDataFolder {
         guard target >= 0 else { throw TreeError(operation: "open", path: destination, code: errno) }
         defer { close(target) }
         while let entry = readdir(listing) {
-            let name = entryName(entry)
+            let name = FolderListing.entryName(entry)
             if name == "." || name == ".." || excluded.contains(name) { continue }
             guard symlinkat(source + "/" + name, target, name) == 0 else {
                 throw TreeError(operation: "symlink", path: destination + "/" + name, code: errno)
@@ -80,7 +80,7 @@ extension EspeakDataFolder {
         defer { closedir(listing) }
         var subfolders: [String] = []
         while let entry = readdir(listing) {
-            let name = entryName(entry)
+            let name = FolderListing.entryName(entry)
             if name == "." || name == ".." { continue }
             if isFolder(entry, name, in: folder) {
                 subfolders.append(name)
@@ -105,12 +105,6 @@ extension EspeakDataFolder {
             var status = stat()
             return fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFDIR
         default: return false
-        }
-    }
-
-    private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafePointer(to: entry.pointee.d_name) { name in
-            name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
         }
     }
 }

@@ -43,7 +43,8 @@ public enum FolderListing {
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
-    private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    /// The name of a directory entry `readdir` gave.
+    static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
         withUnsafePointer(to: entry.pointee.d_name) { name in
             name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
         }
