@@ -131,7 +131,7 @@ public struct CheckCommand: Command {
             for report in reports {
                 let path = report.run.document.path
                 let pattern = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
-                let name = folder + "/" + pattern + "-" + URLPath.stem(path) + ".jsonl"
+                let name = folder + "/" + pattern + "-" + PathText.stem(path) + ".jsonl"
                 try files.write(report.run.timeline.jsonLines(), to: name)
             }
         }

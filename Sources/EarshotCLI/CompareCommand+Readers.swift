@@ -25,7 +25,7 @@ extension CompareCommand {
                         document, speech: speech, arguments: arguments, profile: profile.reading(with: reader))
                 )
             }
-            scripts.append((URLPath.stem(document.path), document.header.title, runs))
+            scripts.append((PathText.stem(document.path), document.header.title, runs))
         }
         let items = RenderOutputs.readers(scripts)
         return try RenderOutputs.render(items, to: outputPath, speech: speech, context: context)

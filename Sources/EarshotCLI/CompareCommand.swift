@@ -110,7 +110,7 @@ public struct ScriptPair: Hashable, Sendable {
     /// The pairs among `paths`, matched by file name in the same folder, in the order the before scripts come.
     public static func pairs(in paths: [String]) -> [ScriptPair] {
         func split(_ path: String) -> (folder: String, variant: String, name: String)? {
-            let stem = URLPath.stem(path)
+            let stem = PathText.stem(path)
             let folder = String(path.dropLast(path.split(separator: "/").last?.count ?? 0))
             for variant in ["before", "after"] {
                 if stem == variant { return (folder, variant, "") }

@@ -22,7 +22,7 @@ public enum Earshot {
     /// Runs the process's command line and exits with its status (1 when standard output could not be written,
     /// for example `> /dev/full`).
     public static func main() -> Never {
-        let context = CommandContext.standard(environment: ProcessInfo.processInfo.environment)
+        let context = CommandContext.standard(environment: ProcessEnvironment.current)
         let status = run(Array(CommandLine.arguments.dropFirst()), context: context)
         EngineWarmUp.finish()
         exit(StandardOutput.finish(status: status, program: context.program))

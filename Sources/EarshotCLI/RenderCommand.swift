@@ -64,7 +64,7 @@ public struct RenderCommand: Command {
         let documents = try ScenarioInputs.parse(paths)
         let speech = try ScenarioInputs.speech(arguments, context: context)
         let run = try ScenarioInputs.run(documents[0], speech: speech, arguments: arguments)
-        let name = URLPath.stem(paths[0])
+        let name = PathText.stem(paths[0])
         return try RenderOutputs.render([.run(name: name, run)], to: outputPath, speech: speech, context: context)
     }
 

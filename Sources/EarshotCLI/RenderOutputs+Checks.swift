@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotCore
 import EarshotReport
 import Foundation
 
@@ -32,7 +33,7 @@ extension RenderOutputs {
     ///
     /// - Throws: `UsageError` (64) for a path that cannot be meant, `CommandFailure` (1) for a missing folder.
     public static func checkOutputs(wav: String, html: String?, inputs: [String]) throws {
-        guard wav.lowercased().hasSuffix(".wav"), URL(fileURLWithPath: wav).lastPathComponent.count > 4 else {
+        guard wav.lowercased().hasSuffix(".wav"), PathText.lastComponent(wav).count > 4 else {
             throw UsageError("-o \(wav): the audio goes to a .wav file (its .vtt and .jsonl are written beside it)")
         }
         if let html, !(html.lowercased().hasSuffix(".html") || html.lowercased().hasSuffix(".htm")) {
@@ -56,7 +57,7 @@ extension RenderOutputs {
             if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw UsageError("\(path) is a folder; give a file inside it, such as \(path)/out.wav")
             }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let folder = PathText.folder(of: path)
             if !manager.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
                 throw CommandFailure("cannot write \(path): the folder \(folder) does not exist")
             }
@@ -68,8 +69,20 @@ extension RenderOutputs {
         }
     }
 
-    /// The path with symbolic links and `.`/`..` resolved, for telling whether two names are one file.
+    /// The path with `.`/`..` and then symbolic links resolved, for telling whether two names are one file. A
+    /// file that is not there yet is its folder's resolved path and its name.
     static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let absolute = PathText.standardized(path, in: FileManager.default.currentDirectoryPath)
+        if let resolved = resolved(absolute) { return resolved }
+        let folder = PathText.folder(of: absolute)
+        guard let resolvedFolder = resolved(folder) else { return absolute }
+        return (resolvedFolder == "/" ? "" : resolvedFolder) + "/" + PathText.lastComponent(absolute)
+    }
+
+    /// `path` with every symbolic link resolved (`realpath`), or nil when it does not exist.
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -33,9 +33,7 @@ extension RenderOutputs {
         _ items: [RenderItem], to wavPath: String, speech: ScenarioInputs.Speech, context: CommandContext,
         progressTitle: String? = nil
     ) throws -> RenderedAudio {
-        let soundsDirectory = ScenarioInputs.scriptsFolder().map {
-            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("Sounds").path
-        }
+        let soundsDirectory = ScenarioInputs.scriptsFolder().map { PathText.folder(of: $0) + "/Sounds" }
         let progress = RenderProgress(
             title: progressTitle ?? wavPath, rate: speech.speech.sampleRate, environment: context.environment,
             writeError: context.writeError)

@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotCore
 import EarshotReport
 import EarshotScript
 import Foundation
@@ -66,7 +67,7 @@ public struct SamplesCommand: Command {
             let path = paths[index]
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
-            let wavRelative = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path) + ".wav"
+            let wavRelative = (folder.isEmpty ? "" : folder + "/") + PathText.stem(path) + ".wav"
             try Self.createFolder(target + "/" + folder)
             try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
             return (folder, wavRelative)

@@ -61,14 +61,14 @@ public enum ScenarioInputs {
     }
 
     private static func nearestScriptsFolder() -> String? {
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var directory = FileManager.default.currentDirectoryPath
         for _ in 0..<8 {
-            let candidate = directory.appendingPathComponent("Scripts").path
+            let candidate = (directory == "/" ? "" : directory) + "/Scripts"
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
                 return candidate
             }
-            directory.deleteLastPathComponent()
+            directory = PathText.folder(of: directory)
         }
         return nil
     }

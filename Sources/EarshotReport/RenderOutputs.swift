@@ -67,9 +67,7 @@ public enum RenderOutputs {
 
     /// `out.vtt` for `out.wav` (the extension replaced, or appended when there is none).
     public static func companion(of wavPath: String, extension newExtension: String) -> String {
-        let url = URL(fileURLWithPath: wavPath)
-        let base = url.pathExtension.isEmpty ? wavPath : String(wavPath.dropLast(url.pathExtension.count + 1))
-        return base + "." + newExtension
+        PathText.replacingExtension(of: wavPath, with: newExtension)
     }
 
     /// The voices a mix speaks in besides the runs' own.

@@ -1,3 +1,4 @@
+import EarshotCore
 import EarshotScript
 
 /// `Samples/README.md`, the index `earshot samples` writes: what each sample is and what to listen for, pairs
@@ -19,7 +20,7 @@ public enum SamplesIndex {
         // Pairs together, before first: before-cart, after-cart, before-search, …
         func key(_ path: String) -> (String, String, Int) {
             let folder = String(path.dropFirst(root.count + 1).split(separator: "/").dropLast().joined(separator: "/"))
-            let stem = URLPath.stem(path)
+            let stem = PathText.stem(path)
             let isAfter = stem.hasPrefix("after")
             let pair = stem.hasPrefix("before") ? String(stem.dropFirst(6)) : isAfter ? String(stem.dropFirst(5)) : stem
             return (folder, pair, isAfter ? 1 : 0)
@@ -32,9 +33,9 @@ public enum SamplesIndex {
                 pattern = folder
                 text += "\n## \(folder.isEmpty ? "scripts" : folder)\n\n"
             }
-            let stem = (folder.isEmpty ? "" : folder + "/") + URLPath.stem(path)
+            let stem = (folder.isEmpty ? "" : folder + "/") + PathText.stem(path)
             text +=
-                "- [\(URLPath.stem(path)).wav](\(stem).wav) ([review page](\(stem).html), [transcript](\(stem).vtt)) — "
+                "- [\(PathText.stem(path)).wav](\(stem).wav) ([review page](\(stem).html), [transcript](\(stem).vtt)) — "
                 + "\(document.header.variant.rawValue): \(document.header.title)\n"
             if document.header.variant == .before, let says = document.header.saysDifferent {
                 text += "  - listen for: \(says)\n"

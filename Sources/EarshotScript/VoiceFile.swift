@@ -43,7 +43,7 @@ public enum VoiceFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VoiceFileError(path: path, line: 0, column: 0, message: "cannot read the voice file")
         }
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = PathText.stem(path)
         return try parse(bytes: [UInt8](data), name: name, path: path)
     }
 

@@ -35,7 +35,7 @@ public enum EngineStamp {
     /// The version for the phrase cache in `folder`: remembered when still true, else read from the library
     /// (opening it) and remembered. Empty when the library cannot be opened.
     public static func version(
-        rememberedIn folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        rememberedIn folder: String, environment: [String: String] = ProcessEnvironment.current
     ) -> String {
         if let remembered = rememberedVersion(in: folder, environment: environment) { return remembered }
         let version = DeferredSynthesizer.libraryVersion()
@@ -48,7 +48,7 @@ public enum EngineStamp {
     /// The version the stamp in `folder` records, when the library and everything that decides which library
     /// is opened are as the stamp says; nil otherwise (no stamp, another file, another environment).
     public static func rememberedVersion(
-        in folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        in folder: String, environment: [String: String] = ProcessEnvironment.current
     ) -> String? {
         rememberedStamp(in: folder, environment: environment)?.version
     }
@@ -57,7 +57,7 @@ public enum EngineStamp {
     /// when it still holds, as ``rememberedVersion(in:environment:)`` judges it; nil otherwise. Results that depend
     /// on the engine and on this executable's code are keyed by it (`earshot check`'s remembered runs).
     public static func rememberedStamp(
-        in folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        in folder: String, environment: [String: String] = ProcessEnvironment.current
     ) -> (text: String, version: String)? {
         guard let data = FileManager.default.contents(atPath: stampPath(in: folder, environment: environment)),
             let text = String(data: data, encoding: .utf8)

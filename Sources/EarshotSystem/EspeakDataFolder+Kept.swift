@@ -95,7 +95,7 @@ extension EspeakDataFolder {
                     && now.voices >= sealed.voices
             } ?? false
         let sameVariants = variants.allSatisfy { variant in
-            (try? Data(contentsOf: URL(fileURLWithPath: path + "/voices/!v/" + variant.name))) == variant.contents
+            FileManager.default.contents(atPath: path + "/voices/!v/" + variant.name) == variant.contents
         }
         guard whole && sameVariants else {
             discard(path)

@@ -21,7 +21,7 @@ extension EspeakDataFolder {
     /// The folder holds a few hundred symbolic links. On a disk-backed `/tmp` creating them was measured at
     /// 165 ms (0.75 ms each), in every process before its first phrase; in memory-backed folders, 1 ms.
     static func baseFolder(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.current,
         isDirectory: (String) -> Bool = { path in
             var directory: ObjCBool = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue

@@ -31,7 +31,7 @@ struct EspeakDataFolder: Equatable {
     /// The system espeak-ng data folder: `ESPEAK_DATA_PATH` when set, else the first known location.
     static func systemDataPath() -> String? {
         var candidates: [String] = []
-        if let fromEnvironment = ProcessInfo.processInfo.environment["ESPEAK_DATA_PATH"] {
+        if let fromEnvironment = ProcessEnvironment.current["ESPEAK_DATA_PATH"] {
             candidates += [fromEnvironment + "/espeak-ng-data", fromEnvironment]
         }
         candidates += systemCandidates
@@ -41,11 +41,10 @@ struct EspeakDataFolder: Equatable {
     /// Variant files in `voicesDirectory/variants`: regular files whose names are plain words.
     static func customVariantFiles(in voicesDirectory: String?) -> [(name: String, contents: Data)] {
         guard let voicesDirectory else { return [] }
-        let folder = URL(fileURLWithPath: voicesDirectory).appendingPathComponent("variants")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let folder = voicesDirectory + "/variants"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.sorted().compactMap { name in
-            guard isVariantName(name),
-                let contents = try? Data(contentsOf: folder.appendingPathComponent(name))
+            guard isVariantName(name), let contents = FileManager.default.contents(atPath: folder + "/" + name)
             else { return nil }
             return (name, contents)
         }

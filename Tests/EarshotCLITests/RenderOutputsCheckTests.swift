@@ -33,6 +33,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["mine.earshot"])
     }
 
+    @Test func anOutputNamedThroughALinkOrDotsIsStillSeenToBeTheScript() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A script named like the transcript a render of `x.wav` writes beside it.
+        let script = folder + "/x.vtt"
+        try FileManager.default.copyItem(atPath: Self.script, toPath: script)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/same", withDestinationPath: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: false)
+        let original = try String(contentsOfFile: script, encoding: .utf8)
+        for wav in [folder + "/x.wav", folder + "/same/x.wav", folder + "/sub/../x.wav", folder + "/same/./x.wav"] {
+            let result = try EarshotBinary.run(["render", script, "-o", wav])
+            #expect(result.status == 64, "\(wav)")
+            #expect(result.error.contains("would overwrite the script \(script)"), "\(wav): \(result.error)")
+        }
+        #expect(try String(contentsOfFile: script, encoding: .utf8) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["same", "sub", "x.vtt"])
+    }
+
     @Test func aFolderOrAMissingFolderAsOutputFailsBeforeRendering() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,5 +1,5 @@
 import EarshotCore
-import EarshotSystem
+@testable import EarshotSystem
 import Foundation
 import Testing
 
@@ -65,6 +65,21 @@ import Testing
         #expect(
             VoiceLibrary.locateDirectory(explicit: nil, environment: [:], currentDirectory: "/", executablePath: nil)
                 == nil)
+    }
+
+    @Test func walkingUpTakesDotsAsWrittenAndStopsAtTheRoot() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for voices in [root + "/Voices", root + "/a/Voices"] {
+            try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
+            try "espeak en-us\n".write(toFile: voices + "/default.voice", atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+        // `missing` does not exist: the file system could not go through it, so `..` must be taken as written.
+        #expect(VoiceLibrary.walkUp(from: root + "/missing/../a/./b", in: "/") == root + "/a/Voices")
+        #expect(VoiceLibrary.walkUp(from: "missing/../a/b", in: root) == root + "/a/Voices")
+        #expect(VoiceLibrary.walkUp(from: "b/../..", in: root + "/a") == root + "/Voices")
+        #expect(VoiceLibrary.walkUp(from: "/", in: root) == nil)
     }
 
     private func temporaryFolder() throws -> String {
