@@ -81,6 +81,12 @@ public struct BenchCommand: Command {
                 explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment))
         defer { runner.removeScratch() }
         let progress = { (line: String) in context.printError("bench: " + line) }
+        let stolenBefore = StolenTime.now()
+        // The share of processor time the hypervisor took meanwhile, under the tables.
+        func stolenLine() -> String {
+            guard let stolenBefore, let share = StolenTime.now()?.share(since: stolenBefore) else { return "" }
+            return "\n" + StolenTime.line(share: share)
+        }
         guard let rounds = Int(arguments.value("rounds") ?? "3"), rounds >= 1 else {
             throw UsageError("--rounds takes a whole number ≥ 1")
         }
@@ -89,7 +95,7 @@ public struct BenchCommand: Command {
             let quick = arguments.flag("quick")
             let result = try ScalingBench(runner: runner, rounds: rounds).run(
                 workloads, sizes: { Array((quick ? $0.quickSizes : $0.sizes).prefix(steps)) }, progress: progress)
-            context.writeOutput(BenchTable.scaling(result))
+            context.writeOutput(BenchTable.scaling(result) + stolenLine())
             return ExitCode.success
         }
         var words = arguments.arguments("path")
@@ -111,7 +117,7 @@ public struct BenchCommand: Command {
         let result = try bench.run(
             paths, name: { $0.split(separator: "/").suffix(2).joined(separator: "/") }, stopwatchSeconds: seconds,
             samplesOf: samplesOf, progress: progress)
-        context.writeOutput(BenchTable.scripts(result))
+        context.writeOutput(BenchTable.scripts(result) + stolenLine())
         return ExitCode.success
     }
 
