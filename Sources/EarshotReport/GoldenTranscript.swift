@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotCore
 import Foundation
 
 /// Golden transcripts, like snapshot tests: `check --record` keeps each script's transcript in
@@ -47,16 +48,14 @@ public enum GoldenTranscript {
         case update
     }
 
-    /// `Scripts/x/before.earshot` → `Scripts/x/before.transcript`: the script's name without its extension (a
-    /// leading dot starts no extension), in the script's folder.
+    /// `Scripts/x/before.earshot` → `Scripts/x/before.transcript`: the script's name without its extension
+    /// (``PathText/stem(_:)``), in the script's folder.
     ///
     /// Worked out on the text (a file URL asks the file system whether the path is a folder): a check asks for it
     /// three times per script.
     public static func path(forScript script: String) -> String {
-        let slash = script.lastIndex(of: "/")
-        let name = slash.map { script[script.index(after: $0)...] } ?? script[...]
-        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] } ?? name
-        guard let slash else { return stem + "." + fileExtension }
+        let stem = PathText.stem(script)
+        guard let slash = script.lastIndex(of: "/") else { return stem + "." + fileExtension }
         return script[...slash] + stem + "." + fileExtension
     }
 

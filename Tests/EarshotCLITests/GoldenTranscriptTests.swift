@@ -79,6 +79,7 @@ import Testing
             ("a.b.earshot", "a.b.transcript"), ("noextension", "noextension.transcript"),
             ("/top.earshot", "/top.transcript"), ("./x.earshot", "./x.transcript"),
             ("../d/x.earshot", "../d/x.transcript"), ("é/ü 🎧.earshot", "é/ü 🎧.transcript"),
+            ("x/odd.", "x/odd..transcript"),
         ]
         for (script, transcript) in cases {
             #expect(GoldenTranscript.path(forScript: script) == transcript)
