@@ -44,6 +44,7 @@ public enum BenchTable {
         text += "paired runs; target: render ≤ " + format(renderTarget, 2) + "× raw\n"
         text += "raw*: the same, espeak-ng loaded as earshot loads it (a stand-in for its playback library spares "
         text += "about 30 libraries): the rest of render's cost is Earshot's own work\n"
+        text += roundSpread(result.rows)
         if !result.cache.isEmpty {
             text += "\n"
             text += aligned(
@@ -67,15 +68,16 @@ public enum BenchTable {
             text += aligned(
                 [
                     "parallel synthesis", "1 job wall s", "\(result.jobs) jobs wall s", "faster", "1 job CPU s",
-                    "\(result.jobs) jobs CPU s",
+                    "\(result.jobs) jobs CPU s", "rounds",
                 ],
                 result.parallel.map { row in
                     [
                         row.name, format(row.one.wall, 3), format(row.many.wall, 3), ratio(row.one.wall, row.many.wall),
-                        format(row.one.cpu, 3), format(row.many.cpu, 3),
+                        format(row.one.cpu, 3), format(row.many.cpu, 3), range(row.roundRatios),
                     ]
                 })
-            text += "each with an empty cache; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
+            text += "each with an empty cache; faster: the medians' ratio; rounds: the lowest and highest ratio of "
+            text += "one round's pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
         }
         if let stopwatch = result.stopwatch {
             text += "\n"
@@ -122,6 +124,25 @@ public enum BenchTable {
         }
         text += aligned(["workload", "check CPU", "check MB", "render CPU", "render MB", "verdict"], fitLines)
         return text
+    }
+
+    /// With more than one round: the lowest and highest of each round's total render CPU over its total raw CPU
+    /// (every script's runs of that round), so a reader sees how much the machine moved under the medians.
+    static func roundSpread(_ rows: [ScriptBench.Row]) -> String {
+        let count = rows.map(\.rounds.count).min() ?? 0
+        guard count > 1 else { return "" }
+        let ratios = (0..<count).compactMap { round -> Double? in
+            let raw = rows.map { $0.rounds[round].raw }.reduce(0, +)
+            return raw > 0 ? rows.map { $0.rounds[round].render }.reduce(0, +) / raw : nil
+        }
+        guard ratios.count > 1 else { return "" }
+        return "each round's total render CPU over its raw CPU, \(ratios.count) rounds: " + range(ratios) + "\n"
+    }
+
+    /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
+    static func range(_ ratios: [Double]) -> String {
+        guard let low = ratios.min(), let high = ratios.max() else { return "—" }
+        return format(low, 2) + "–" + format(high, 2) + "×"
     }
 
     static func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }

@@ -22,6 +22,8 @@ public struct ScriptBench: Sendable {
         public var rawLoadedAsEarshot: ChildUsage
         /// Seconds of audio rendered.
         public var audio: Double
+        /// The render's and the raw reference's CPU seconds in each round, in order: how far the rounds spread.
+        public var rounds: [(render: Double, raw: Double)] = []
     }
 
     /// A command measured with an empty cache and then again with the cache it filled.
@@ -44,6 +46,8 @@ public struct ScriptBench: Sendable {
         public var one: ChildUsage
         /// With `--jobs` ``ScriptBench/jobs``.
         public var many: ChildUsage
+        /// Each round's one-job wall time over its many-jobs wall time, in order.
+        public var roundRatios: [Double] = []
     }
 
     /// Everything one `earshot bench` measured.
@@ -94,7 +98,8 @@ public struct ScriptBench: Sendable {
             rows.append(
                 Row(
                     name: name(script), render: BenchRunner.median(renders), raw: BenchRunner.median(raws),
-                    rawLoadedAsEarshot: BenchRunner.median(rawsLoadedAsEarshot), audio: Self.seconds(ofWAV: wav)))
+                    rawLoadedAsEarshot: BenchRunner.median(rawsLoadedAsEarshot), audio: Self.seconds(ofWAV: wav),
+                    rounds: zip(renders, raws).map { ($0.cpu, $1.cpu) }))
         }
         var cache: [CacheRow] = []
         if !scripts.isEmpty {
@@ -156,7 +161,9 @@ public struct ScriptBench: Sendable {
                 try runner.earshot(
                     arguments + ["--jobs", String(jobs)], cache: try runner.newCache(), accepted: [0, 1]))
         }
-        return ParallelRow(name: name, one: BenchRunner.median(one), many: BenchRunner.median(many))
+        return ParallelRow(
+            name: name, one: BenchRunner.median(one), many: BenchRunner.median(many),
+            roundRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 })
     }
 
     /// Seconds of audio in one of Earshot's WAVs (mono 16-bit, the canonical 44-byte header), 0 when unreadable.

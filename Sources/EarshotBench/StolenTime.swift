@@ -6,7 +6,9 @@ import Foundation
 /// On a virtual machine whose host is busy, a measured child runs slower, and the slowdown falls unevenly on
 /// the runs being compared: medians of paired runs absorb some of it, not all. One series here saw half the
 /// processor time stolen, and the same 24 renders then cost up to a third more from one round to the next. The
-/// benchmark prints the share it saw, so a reader knows how far to trust the ratios.
+/// benchmark prints the share it saw, so a reader knows how far to trust the ratios. It is not the only cause: the
+/// same check also ran twice as long from one minute to the next with almost nothing stolen, which the rounds'
+/// spreads in the tables show.
 public struct StolenTime: Equatable, Sendable {
     /// Processor time the hypervisor took, in the kernel's ticks, since boot.
     public var stolen: UInt64

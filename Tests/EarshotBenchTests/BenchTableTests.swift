@@ -1,0 +1,41 @@
+@testable import EarshotBench
+import Testing
+
+/// The script table shows how far the rounds spread under its medians.
+@Suite struct BenchTableTests {
+    static func usage(_ cpu: Double) -> ChildUsage { ChildUsage(wall: cpu, cpu: cpu, peakKilobytes: 1024, status: 0) }
+
+    static func row(_ name: String, _ rounds: [(render: Double, raw: Double)]) -> ScriptBench.Row {
+        ScriptBench.Row(
+            name: name, render: usage(rounds[0].render), raw: usage(rounds[0].raw), rawLoadedAsEarshot: usage(1),
+            audio: 1, rounds: rounds)
+    }
+
+    static func result(_ rows: [ScriptBench.Row], parallel: [ScriptBench.ParallelRow] = []) -> ScriptBench.Result {
+        ScriptBench.Result(rows: rows, cache: [], parallel: parallel, jobs: 2, stopwatch: nil)
+    }
+
+    @Test func eachRoundsTotalsAreComparedAndTheirLowestAndHighestShown() {
+        // Round totals: 2.0 / 2.0, 3.0 / 2.0 and 2.1 / 2.0; no single script's ratio is 1.50.
+        let rows = [
+            Self.row("a/before.earshot", [(1.0, 1.0), (2.0, 1.0), (1.1, 1.0)]),
+            Self.row("a/after.earshot", [(1.0, 1.0), (1.0, 1.0), (1.0, 1.0)]),
+        ]
+        let text = BenchTable.scripts(Self.result(rows))
+        #expect(text.contains("each round's total render CPU over its raw CPU, 3 rounds: 1.00–1.50×\n"), "\(text)")
+    }
+
+    @Test func oneRoundHasNoSpread() {
+        let text = BenchTable.scripts(Self.result([Self.row("a/before.earshot", [(1.2, 1.0)])]))
+        #expect(!text.contains("each round's total"), "\(text)")
+    }
+
+    @Test func aParallelRowShowsItsRoundsLowestAndHighestRatio() {
+        let row = ScriptBench.ParallelRow(
+            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.17), roundRatios: [1.8, 1.33, 2.22])
+        let text = BenchTable.scripts(Self.result([], parallel: [row]))
+        let line = text.split(separator: "\n").first { $0.hasPrefix("check of 2 scripts") }.map(String.init) ?? ""
+        #expect(line.hasSuffix("1.33–2.22×"), "\(text)")
+        #expect(line.contains("1.76×"), "\(text)")
+    }
+}
