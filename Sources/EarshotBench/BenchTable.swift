@@ -129,11 +129,11 @@ public enum BenchTable {
     /// With more than one round: the lowest and highest of each round's total render CPU over its total raw CPU
     /// (every script's runs of that round), so a reader sees how much the machine moved under the medians.
     static func roundSpread(_ rows: [ScriptBench.Row]) -> String {
-        let count = rows.map(\.rounds.count).min() ?? 0
+        let count = rows.map(\.cpuByRound.count).min() ?? 0
         guard count > 1 else { return "" }
         let ratios = (0..<count).compactMap { round -> Double? in
-            let raw = rows.map { $0.rounds[round].raw }.reduce(0, +)
-            return raw > 0 ? rows.map { $0.rounds[round].render }.reduce(0, +) / raw : nil
+            let raw = rows.map { $0.cpuByRound[round].raw }.reduce(0, +)
+            return raw > 0 ? rows.map { $0.cpuByRound[round].render }.reduce(0, +) / raw : nil
         }
         guard ratios.count > 1 else { return "" }
         return "each round's total render CPU over its raw CPU, \(ratios.count) rounds: " + range(ratios) + "\n"

@@ -23,7 +23,7 @@ public struct ScriptBench: Sendable {
         /// Seconds of audio rendered.
         public var audio: Double
         /// The render's and the raw reference's CPU seconds in each round, in order: how far the rounds spread.
-        public var rounds: [(render: Double, raw: Double)] = []
+        public var cpuByRound: [(render: Double, raw: Double)] = []
     }
 
     /// A command measured with an empty cache and then again with the cache it filled.
@@ -99,7 +99,7 @@ public struct ScriptBench: Sendable {
                 Row(
                     name: name(script), render: BenchRunner.median(renders), raw: BenchRunner.median(raws),
                     rawLoadedAsEarshot: BenchRunner.median(rawsLoadedAsEarshot), audio: Self.seconds(ofWAV: wav),
-                    rounds: zip(renders, raws).map { ($0.cpu, $1.cpu) }))
+                    cpuByRound: zip(renders, raws).map { ($0.cpu, $1.cpu) }))
         }
         var cache: [CacheRow] = []
         if !scripts.isEmpty {

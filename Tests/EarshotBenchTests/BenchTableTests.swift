@@ -8,7 +8,7 @@ import Testing
     static func row(_ name: String, _ rounds: [(render: Double, raw: Double)]) -> ScriptBench.Row {
         ScriptBench.Row(
             name: name, render: usage(rounds[0].render), raw: usage(rounds[0].raw), rawLoadedAsEarshot: usage(1),
-            audio: 1, rounds: rounds)
+            audio: 1, cpuByRound: rounds)
     }
 
     static func result(_ rows: [ScriptBench.Row], parallel: [ScriptBench.ParallelRow] = []) -> ScriptBench.Result {
