@@ -68,16 +68,18 @@ public enum BenchTable {
             text += aligned(
                 [
                     "parallel synthesis", "1 job wall s", "\(result.jobs) jobs wall s", "faster", "1 job CPU s",
-                    "\(result.jobs) jobs CPU s", "rounds",
+                    "\(result.jobs) jobs CPU s", "pairs",
                 ],
                 result.parallel.map { row in
                     [
                         row.name, format(row.one.wall, 3), format(row.many.wall, 3), ratio(row.one.wall, row.many.wall),
-                        format(row.one.cpu, 3), format(row.many.cpu, 3), range(row.roundRatios),
+                        format(row.one.cpu, 3), format(row.many.cpu, 3),
+                        "\(row.pairRatios.count): " + range(row.pairRatios),
                     ]
                 })
-            text += "each with an empty cache; faster: the medians' ratio; rounds: the lowest and highest ratio of "
-            text += "one round's pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
+            text += "each with an empty cache; faster: the medians' ratio; pairs: how many runs on 1 job were paired "
+            text += "with one on \(result.jobs) (a check: \(ScriptBench.checkPairsPerRound) a round), and the lowest "
+            text += "and highest ratio of one pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
         }
         if let stopwatch = result.stopwatch {
             text += "\n"

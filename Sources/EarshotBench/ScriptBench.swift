@@ -46,8 +46,8 @@ public struct ScriptBench: Sendable {
         public var one: ChildUsage
         /// With `--jobs` ``ScriptBench/jobs``.
         public var many: ChildUsage
-        /// Each round's one-job wall time over its many-jobs wall time, in order.
-        public var roundRatios: [Double] = []
+        /// Each pair's one-job wall time over its many-jobs wall time, in order.
+        public var pairRatios: [Double] = []
     }
 
     /// Everything one `earshot bench` measured.
@@ -70,6 +70,11 @@ public struct ScriptBench: Sendable {
     public var rounds = 3
     /// The jobs the parallel runs use against one.
     public var jobs = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// Pairs of one-job and many-job folder checks per round. The folder check is the cheapest measurement here
+    /// and the noisiest: two jobs check the 24 shipped scripts in about 0.15 s, so one stall of a shared host is a
+    /// tenth of it, and on a 2-core VM single pairs' ratios have spread from 0.9× to 2.1× within one run. Its median
+    /// needs more pairs than a render's; they cost about a second a round.
+    public static let checkPairsPerRound = 3
 
     /// Creates a benchmark on a runner.
     public init(runner: BenchRunner) {
@@ -109,14 +114,17 @@ public struct ScriptBench: Sendable {
         var parallel: [ParallelRow] = []
         if scripts.count > 1 {
             progress("check of \(scripts.count) scripts on 1 and \(jobs) jobs")
-            parallel.append(try oneAndMany("check of \(scripts.count) scripts", ["check", "--quiet"] + scripts))
+            parallel.append(
+                try oneAndMany(
+                    "check of \(scripts.count) scripts", ["check", "--quiet"] + scripts,
+                    pairs: rounds * Self.checkPairsPerRound))
         }
         if let scriptsFolder {
             progress("samples of \(scriptsFolder) on 1 and \(jobs) jobs")
             parallel.append(
                 try oneAndMany(
                     "samples of \(scripts.count) scripts",
-                    ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"]))
+                    ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"], pairs: rounds))
         }
         var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
         if stopwatchSeconds > 0 {
@@ -150,11 +158,11 @@ public struct ScriptBench: Sendable {
             rerun: BenchRunner.median(rerun))
     }
 
-    /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `rounds` pairs, medians.
-    func oneAndMany(_ name: String, _ arguments: [String]) throws(BenchError) -> ParallelRow {
+    /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `pairs` pairs, medians.
+    func oneAndMany(_ name: String, _ arguments: [String], pairs: Int) throws(BenchError) -> ParallelRow {
         var one: [ChildUsage] = []
         var many: [ChildUsage] = []
-        for _ in 0..<rounds {
+        for _ in 0..<max(1, pairs) {
             one.append(
                 try runner.earshot(arguments + ["--jobs", "1"], cache: try runner.newCache(), accepted: [0, 1]))
             many.append(
@@ -163,7 +171,7 @@ public struct ScriptBench: Sendable {
         }
         return ParallelRow(
             name: name, one: BenchRunner.median(one), many: BenchRunner.median(many),
-            roundRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 })
+            pairRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 })
     }
 
     /// Seconds of audio in one of Earshot's WAVs (mono 16-bit, the canonical 44-byte header), 0 when unreadable.

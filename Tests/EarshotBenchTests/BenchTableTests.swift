@@ -30,12 +30,12 @@ import Testing
         #expect(!text.contains("each round's total"), "\(text)")
     }
 
-    @Test func aParallelRowShowsItsRoundsLowestAndHighestRatio() {
+    @Test func aParallelRowShowsItsPairsCountAndTheirLowestAndHighestRatio() {
         let row = ScriptBench.ParallelRow(
-            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.17), roundRatios: [1.8, 1.33, 2.22])
+            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.17), pairRatios: [1.8, 1.33, 2.22])
         let text = BenchTable.scripts(Self.result([], parallel: [row]))
         let line = text.split(separator: "\n").first { $0.hasPrefix("check of 2 scripts") }.map(String.init) ?? ""
-        #expect(line.hasSuffix("1.33–2.22×"), "\(text)")
+        #expect(line.hasSuffix(" 3: 1.33–2.22×"), "\(text)")
         #expect(line.contains("1.76×"), "\(text)")
     }
 }

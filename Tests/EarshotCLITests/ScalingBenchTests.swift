@@ -99,3 +99,31 @@ struct ScalingBenchTests {
         if squared { #expect(table.contains("SUPERLINEAR: ")) }
     }
 }
+
+/// `earshot bench` of scripts: how many runs each measurement pairs.
+@Suite("script benchmark")
+struct ScriptBenchTests {
+    /// Each round renders each script once against the raw reference once, and pairs a one-job folder check with
+    /// a two-job one three times (the check is the noisiest measurement, and cheap).
+    @Test(arguments: [1, 2])
+    func aFolderCheckIsPairedThreeTimesARoundAndARenderOnce(rounds: Int) throws {
+        let executable = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
+        defer { runner.removeScratch() }
+        let scripts = [
+            try runner.write(ScalingWorkload.rapid(events: 2), named: "two.earshot"),
+            try runner.write(ScalingWorkload.rapid(events: 3), named: "three.earshot"),
+        ]
+        var bench = ScriptBench(runner: runner)
+        bench.rounds = rounds
+        bench.jobs = 2
+        let result = try bench.run(scripts, name: { $0 }, stopwatchSeconds: 0)
+        #expect(result.rows.map(\.cpuByRound.count) == [rounds, rounds])
+        let check = try #require(result.parallel.first)
+        #expect(result.parallel.count == 1)
+        #expect(check.name == "check of 2 scripts")
+        #expect(check.pairRatios.count == rounds * ScriptBench.checkPairsPerRound)
+        #expect(ScriptBench.checkPairsPerRound == 3)
+        #expect(check.pairRatios.allSatisfy { $0 > 0 }, "\(check.pairRatios)")
+    }
+}
