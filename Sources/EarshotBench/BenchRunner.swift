@@ -64,19 +64,28 @@ public struct BenchRunner: Sendable {
     public func earshot(_ arguments: [String], cache: String, accepted: Set<Int32> = [0]) throws(BenchError)
         -> ChildUsage
     {
-        let errors = scratch + "/stderr"
-        let usage: ChildUsage
+        try sideBySide([arguments], cache: cache, accepted: accepted).each[0]
+    }
+
+    /// Runs `earshot ARGUMENTS` once for each of `runs`, all at once, with the phrase cache in `cache`: the wall
+    /// time until the last one ended, and each one's usage. Fails unless every one exits with one of `accepted`.
+    public func sideBySide(_ runs: [[String]], cache: String, accepted: Set<Int32> = [0]) throws(BenchError)
+        -> (wall: Double, each: [ChildUsage])
+    {
+        let errors = runs.indices.map { scratch + "/stderr" + ($0 == 0 ? "" : "-\($0)") }
+        let measured: (wall: Double, each: [ChildUsage])
         do {
-            usage = try ChildUsage.measure(
-                executable, arguments + commonArguments, errorPath: errors,
+            measured = try ChildUsage.measureSideBySide(
+                zip(runs, errors).map { ($0 + commonArguments, $1) }, executable: executable,
                 environment: [Self.cacheVariable: cache])
         } catch let error as BenchError {
             throw error
         } catch {
             throw BenchError("\(executable): \(error)")
         }
-        guard accepted.contains(usage.status) else {
-            let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        for (index, usage) in measured.each.enumerated() where !accepted.contains(usage.status) {
+            let arguments = runs[index]
+            let text = (try? String(contentsOfFile: errors[index], encoding: .utf8)) ?? ""
             // A folder's scripts would fill the screen: the first few arguments name the command well enough.
             let shown =
                 arguments.count > 6
@@ -86,7 +95,7 @@ public struct BenchRunner: Sendable {
                 "earshot \(shown) exited with status \(usage.status): "
                     + text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return usage
+        return measured
     }
 
     /// The heard phrases of `script`, written by a child (`bench --heard-phrases`) to a file; returns its path.
@@ -99,6 +108,12 @@ public struct BenchRunner: Sendable {
     /// The raw espeak-ng reference speaking the phrase file at `list`, in a child (`bench --raw`).
     public func raw(_ list: String, loadedAsEarshot: Bool = false) throws(BenchError) -> ChildUsage {
         try earshot(["bench", "--raw", list] + (loadedAsEarshot ? ["--stand-in"] : []), cache: scratch)
+    }
+
+    /// The raw reference speaking each phrase file of `lists` in a child of its own, all at once: the wall time
+    /// until the last one ended.
+    public func rawSideBySide(_ lists: [String]) throws(BenchError) -> Double {
+        try sideBySide(lists.map { ["bench", "--raw", $0] }, cache: scratch).wall
     }
 
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.

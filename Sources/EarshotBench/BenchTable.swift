@@ -80,6 +80,9 @@ public enum BenchTable {
             text += "each with an empty cache; faster: the medians' ratio; pairs: how many runs on 1 job were paired "
             text += "with one on \(result.jobs) (a check: \(ScriptBench.checkPairsPerRound) a round), and the lowest "
             text += "and highest ratio of one pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
+            for row in result.parallel where !row.machine.isEmpty {
+                text += machineLine(row, jobs: result.jobs)
+            }
         }
         if let stopwatch = result.stopwatch {
             text += "\n"
@@ -142,6 +145,25 @@ public enum BenchTable {
     }
 
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
+    /// What the machine itself gains from `jobs` processors, measured between `row`'s pairs, and how much of it
+    /// the row's command got.
+    static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
+        let oneAfterAnother = BenchRunner.median(row.machine.map(\.oneAfterAnother))
+        let sideBySide = BenchRunner.median(row.machine.map(\.sideBySide))
+        guard sideBySide > 0, row.many.wall > 0 else { return "" }
+        let machine = oneAfterAnother / sideBySide
+        let rounds = row.machine.count
+        var line = "the machine itself: the raw reference speaking the heard text in \(jobs) parts of about equal "
+        line += "cost, side by side, was " + format(machine, 2) + "× as fast as one part after another (medians of "
+        line += "\(rounds) round\(rounds == 1 ? "" : "s")"
+        if rounds > 1 {
+            line += "; rounds " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
+        }
+        line += "): the most \(jobs) jobs can gain here now; the \(row.name) got "
+        line += format(100 * (row.one.wall / row.many.wall) / machine, 0) + " % of it\n"
+        return line
+    }
+
     static func range(_ ratios: [Double]) -> String {
         guard let low = ratios.min(), let high = ratios.max() else { return "—" }
         return format(low, 2) + "–" + format(high, 2) + "×"

@@ -48,6 +48,11 @@ public struct ScriptBench: Sendable {
         public var many: ChildUsage
         /// Each pair's one-job wall time over its many-jobs wall time, in order.
         public var pairRatios: [Double] = []
+        /// The machine's own reference, measured between the pairs, once a round (for the check only): the raw
+        /// reference speaking the heard text in parts of about equal cost, one per job, the parts' wall seconds
+        /// one after another and side by side. Their ratio is the most that many jobs can gain on this machine
+        /// while it runs.
+        public var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
     }
 
     /// Everything one `earshot bench` measured.
@@ -88,9 +93,11 @@ public struct ScriptBench: Sendable {
         progress: (String) -> Void = { _ in }
     ) throws(BenchError) -> Result {
         var rows: [Row] = []
+        var lists: [String] = []
         for (index, script) in scripts.enumerated() {
             progress(name(script))
             let list = try runner.heardPhrases(of: script, named: "script-\(index)")
+            lists.append(list)
             let wav = runner.scratch + "/render-\(index).wav"
             var renders: [ChildUsage] = []
             var raws: [ChildUsage] = []
@@ -114,10 +121,17 @@ public struct ScriptBench: Sendable {
         var parallel: [ParallelRow] = []
         if scripts.count > 1 {
             progress("check of \(scripts.count) scripts on 1 and \(jobs) jobs")
+            // The heard text in parts of about equal raw cost, one per job: the machine's own reference.
+            let parts = try Self.groups(rows.map(\.raw.cpu), count: jobs).enumerated().map {
+                (part, members) throws(BenchError) in
+                try runner.write(
+                    try members.map { index throws(BenchError) in try Self.read(lists[index]) }.joined(),
+                    named: "part-\(part).phrases")
+            }
             parallel.append(
                 try oneAndMany(
                     "check of \(scripts.count) scripts", ["check", "--quiet"] + scripts,
-                    pairs: rounds * Self.checkPairsPerRound))
+                    pairs: rounds * Self.checkPairsPerRound, machineParts: parts))
         }
         if let scriptsFolder {
             progress("samples of \(scriptsFolder) on 1 and \(jobs) jobs")
@@ -159,10 +173,20 @@ public struct ScriptBench: Sendable {
     }
 
     /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `pairs` pairs, medians.
-    func oneAndMany(_ name: String, _ arguments: [String], pairs: Int) throws(BenchError) -> ParallelRow {
+    /// With `machineParts` (phrase lists), before every ``checkPairsPerRound`` pairs, the raw reference speaks
+    /// them one after another and then side by side.
+    func oneAndMany(_ name: String, _ arguments: [String], pairs: Int, machineParts: [String] = [])
+        throws(BenchError) -> ParallelRow
+    {
         var one: [ChildUsage] = []
         var many: [ChildUsage] = []
-        for _ in 0..<max(1, pairs) {
+        var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
+        for pair in 0..<max(1, pairs) {
+            if machineParts.count > 1, pair % Self.checkPairsPerRound == 0 {
+                var oneAfterAnother = 0.0
+                for part in machineParts { oneAfterAnother += try runner.raw(part).wall }
+                machine.append((oneAfterAnother, try runner.rawSideBySide(machineParts)))
+            }
             one.append(
                 try runner.earshot(arguments + ["--jobs", "1"], cache: try runner.newCache(), accepted: [0, 1]))
             many.append(
@@ -171,7 +195,29 @@ public struct ScriptBench: Sendable {
         }
         return ParallelRow(
             name: name, one: BenchRunner.median(one), many: BenchRunner.median(many),
-            pairRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 })
+            pairRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 }, machine: machine)
+    }
+
+    /// The indices of `costs` dealt into at most `count` groups of about equal total: the costliest first, each
+    /// to the group with the least so far (the first such). Each group lists its indices in order; empty groups
+    /// are left out.
+    static func groups(_ costs: [Double], count: Int) -> [[Int]] {
+        var groups = Array(repeating: (total: 0.0, members: [Int]()), count: max(1, count))
+        for index in costs.indices.sorted(by: { (costs[$0], $1) > (costs[$1], $0) }) {
+            let lightest = groups.indices.min { (groups[$0].total, $0) < (groups[$1].total, $1) } ?? 0
+            groups[lightest].total += costs[index]
+            groups[lightest].members.append(index)
+        }
+        return groups.map { $0.members.sorted() }.filter { !$0.isEmpty }
+    }
+
+    /// A phrase list's text.
+    static func read(_ path: String) throws(BenchError) -> String {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw BenchError("\(path): cannot read it: \(error.localizedDescription)")
+        }
     }
 
     /// Seconds of audio in one of Earshot's WAVs (mono 16-bit, the canonical 44-byte header), 0 when unreadable.

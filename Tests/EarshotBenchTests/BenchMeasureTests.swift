@@ -47,9 +47,35 @@ struct BenchMeasureTests {
         #expect(try String(contentsOfFile: errors, encoding: .utf8) == "complaint\n")
     }
 
+    /// Children measured side by side run at once: each waits until the other has started (and gives up after
+    /// ten seconds), so one after the other the first would give up and fail. Each one's CPU time is its own, and
+    /// the wall time covers the slower one.
+    @Test func childrenSideBySideRunAtOnce() throws {
+        let folder = NSTemporaryDirectory() + "bench-side-by-side-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func meeting(_ mine: String, _ other: String, busy: Int) -> [String] {
+            let wait =
+                "i=0; while [ ! -e \(folder)/\(other) ]; do sleep 0.01; i=$((i+1)); [ $i -gt 1000 ] && exit 1; done"
+            let work = "j=0; while [ $j -lt \(busy) ]; do j=$((j+1)); done"
+            return ["-c", "touch \(folder)/\(mine); \(wait); \(work); exit 0"]
+        }
+        let measured = try ChildUsage.measureSideBySide(
+            [(meeting("a", "b", busy: 200_000), folder + "/a.err"), (meeting("b", "a", busy: 0), folder + "/b.err")],
+            executable: "/bin/sh")
+        #expect(measured.each.map(\.status) == [0, 0])
+        #expect(measured.each[0].cpu > measured.each[1].cpu)
+        #expect(measured.wall >= measured.each.map(\.wall).max() ?? .infinity)
+    }
+
     @Test func aChildThatCannotStartIsAnError() {
         #expect(throws: BenchError.self) {
             _ = try ChildUsage.measure("/nonexistent/earshot", [], errorPath: "/dev/null")
+        }
+        #expect(throws: BenchError.self) {
+            _ = try ChildUsage.measureSideBySide(
+                [(["-c", "sleep 0.2"], "/dev/null"), (["-c", "sleep 0.2"], "/nonexistent/folder/errors")],
+                executable: "/bin/sh")
         }
         #expect(throws: BenchError.self) {
             _ = try BenchRunner(executable: "/nonexistent/earshot", voicesDirectory: nil)

@@ -38,4 +38,29 @@ import Testing
         #expect(line.hasSuffix(" 3: 1.33–2.22×"), "\(text)")
         #expect(line.contains("1.76×"), "\(text)")
     }
+
+    @Test func theMachineLineComparesItsMediansAndSaysHowMuchOfItTheCheckGot() {
+        var row = ScriptBench.ParallelRow(
+            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.17), pairRatios: [1.8, 1.33, 2.22])
+        // Medians 2.0 one after another, 1.0 side by side: 2.00×; rounds 2.00, 1.80 and 1.83×.
+        row.machine = [(2.0, 1.0), (1.8, 1.0), (2.2, 1.2)]
+        let samples = ScriptBench.ParallelRow(
+            name: "samples of 2 scripts", one: Self.usage(1.0), many: Self.usage(0.5), pairRatios: [2.0])
+        let text = BenchTable.scripts(Self.result([], parallel: [row, samples]))
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("the machine itself") }
+        #expect(lines.count == 1, "\(text)")
+        let line = lines.first.map(String.init) ?? ""
+        #expect(line.contains("in 2 parts of about equal cost, side by side, was 2.00× as fast"), "\(line)")
+        #expect(line.contains("(medians of 3 rounds; rounds 1.80–2.00×)"), "\(line)")
+        // The check's 0.30 / 0.17 = 1.76× is 88 % of 2.00×.
+        #expect(line.hasSuffix("the check of 2 scripts got 88 % of it"), "\(line)")
+    }
+
+    @Test func partsOfAboutEqualCostTakeTheCostliestFirst() {
+        // 5 and 2 against 3, 2 and 1: each next cost goes to the lighter part (the first one on a tie).
+        #expect(ScriptBench.groups([1, 5, 2, 2, 3], count: 2) == [[1, 3], [0, 2, 4]])
+        #expect(ScriptBench.groups([1, 5, 2], count: 1) == [[0, 1, 2]])
+        #expect(ScriptBench.groups([4], count: 2) == [[0]])
+        #expect(ScriptBench.groups([], count: 2) == [])
+    }
 }
