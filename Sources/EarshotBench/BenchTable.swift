@@ -145,23 +145,19 @@ public enum BenchTable {
     }
 
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
-    /// What the machine itself gains from `jobs` processors, measured between `row`'s pairs, and how much of it
-    /// the row's command got.
+    /// What work that shares nothing gains from `jobs` processors on this machine, measured with `row`'s pairs.
     static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
         let oneAfterAnother = BenchRunner.median(row.machine.map(\.oneAfterAnother))
         let sideBySide = BenchRunner.median(row.machine.map(\.sideBySide))
-        guard sideBySide > 0, row.many.wall > 0 else { return "" }
-        let machine = oneAfterAnother / sideBySide
-        let rounds = row.machine.count
-        var line = "the machine itself: the raw reference speaking the heard text in \(jobs) parts of about equal "
-        line += "cost, side by side, was " + format(machine, 2) + "× as fast as one part after another (medians of "
-        line += "\(rounds) round\(rounds == 1 ? "" : "s")"
-        if rounds > 1 {
-            line += "; rounds " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
+        guard sideBySide > 0 else { return "" }
+        let pairs = row.machine.count
+        var line = "for comparison, work that shares nothing: the raw reference speaking the heard text in \(jobs) "
+        line += "parts of about equal cost was " + format(oneAfterAnother / sideBySide, 2) + "× as fast side by side "
+        line += "as one part after another (medians of \(pairs) pair\(pairs == 1 ? "" : "s")"
+        if pairs > 1 {
+            line += "; pairs " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
         }
-        line += "): the most \(jobs) jobs can gain here now; the \(row.name) got "
-        line += format(100 * (row.one.wall / row.many.wall) / machine, 0) + " % of it\n"
-        return line
+        return line + ")\n"
     }
 
     static func range(_ ratios: [Double]) -> String {

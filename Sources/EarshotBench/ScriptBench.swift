@@ -48,10 +48,10 @@ public struct ScriptBench: Sendable {
         public var many: ChildUsage
         /// Each pair's one-job wall time over its many-jobs wall time, in order.
         public var pairRatios: [Double] = []
-        /// The machine's own reference, measured between the pairs, once a round (for the check only): the raw
-        /// reference speaking the heard text in parts of about equal cost, one per job, the parts' wall seconds
-        /// one after another and side by side. Their ratio is the most that many jobs can gain on this machine
-        /// while it runs.
+        /// The machine's own reference, measured with each pair (for the check only): the raw reference speaking
+        /// the heard text in parts of about equal cost, one per job, the parts' wall seconds one after another and
+        /// side by side. Their ratio is what work that shares nothing gains from the jobs on this machine while
+        /// the benchmark runs; a host that slows for a moment slows it as much as the pairs.
         public var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
     }
 
@@ -173,16 +173,16 @@ public struct ScriptBench: Sendable {
     }
 
     /// `arguments` with `--jobs 1` and with `--jobs` ``jobs``, each with an empty cache; `pairs` pairs, medians.
-    /// With `machineParts` (phrase lists), before every ``checkPairsPerRound`` pairs, the raw reference speaks
-    /// them one after another and then side by side.
+    /// With `machineParts` (phrase lists), before each pair, the raw reference speaks them one after another and
+    /// then side by side.
     func oneAndMany(_ name: String, _ arguments: [String], pairs: Int, machineParts: [String] = [])
         throws(BenchError) -> ParallelRow
     {
         var one: [ChildUsage] = []
         var many: [ChildUsage] = []
         var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
-        for pair in 0..<max(1, pairs) {
-            if machineParts.count > 1, pair % Self.checkPairsPerRound == 0 {
+        for _ in 0..<max(1, pairs) {
+            if machineParts.count > 1 {
                 var oneAfterAnother = 0.0
                 for part in machineParts { oneAfterAnother += try runner.raw(part).wall }
                 machine.append((oneAfterAnother, try runner.rawSideBySide(machineParts)))
