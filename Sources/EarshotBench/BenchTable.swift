@@ -144,7 +144,6 @@ public enum BenchTable {
         return "each round's total render CPU over its raw CPU, \(ratios.count) rounds: " + range(ratios) + "\n"
     }
 
-    /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
     /// What work that shares nothing gains from `jobs` processors on this machine, measured with `row`'s pairs.
     static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
         let oneAfterAnother = BenchRunner.median(row.machine.map(\.oneAfterAnother))
@@ -160,6 +159,7 @@ public enum BenchTable {
         return line + ")\n"
     }
 
+    /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
     static func range(_ ratios: [Double]) -> String {
         guard let low = ratios.min(), let high = ratios.max() else { return "—" }
         return format(low, 2) + "–" + format(high, 2) + "×"

@@ -7,7 +7,9 @@ import Foundation
 /// each heard narration line) with plain in-process espeak-ng (``BenchRunner/raw(_:loadedAsEarshot:)``), loaded
 /// as any program loads it and again as Earshot loads it. The three alternate for `rounds` rounds and the medians
 /// count. Then the cache: a check of all the scripts together cold, and again warm, and the same for a long
-/// stopwatch; and the stopwatch's render with its peak memory.
+/// stopwatch. Then the parallel runs: that check on one job and on ``jobs`` (``checkPairsPerRound`` pairs a
+/// round, each with the raw reference speaking the heard text in parts one after another and side by side), and
+/// `samples` likewise (a pair a round). Last, the stopwatch's render with its peak memory.
 public struct ScriptBench: Sendable {
     /// One script's medians.
     public struct Row: Sendable {
@@ -78,7 +80,8 @@ public struct ScriptBench: Sendable {
     /// Pairs of one-job and many-job folder checks per round. The folder check is the cheapest measurement here
     /// and the noisiest: two jobs check the 24 shipped scripts in about 0.15 s, so one stall of a shared host is a
     /// tenth of it, and on a 2-core VM single pairs' ratios have spread from 0.9× to 2.1× within one run. Its median
-    /// needs more pairs than a render's; they cost about a second a round.
+    /// needs more pairs than a render's; with the machine's reference measured with each, they cost about four
+    /// seconds a round.
     public static let checkPairsPerRound = 3
 
     /// Creates a benchmark on a runner.
