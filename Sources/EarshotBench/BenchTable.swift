@@ -80,9 +80,7 @@ public enum BenchTable {
             text += "each with an empty cache; faster: the medians' ratio; pairs: how many runs on 1 job were paired "
             text += "with one on \(result.jobs) (a check: \(ScriptBench.checkPairsPerRound) a round), and the lowest "
             text += "and highest ratio of one pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
-            for row in result.parallel where !row.machine.isEmpty {
-                text += machineLine(row, jobs: result.jobs)
-            }
+            for row in result.parallel where !row.machine.isEmpty { text += machineLine(row) }
         }
         if let stopwatch = result.stopwatch {
             text += "\n"
@@ -144,15 +142,16 @@ public enum BenchTable {
         return "each round's total render CPU over its raw CPU, \(ratios.count) rounds: " + range(ratios) + "\n"
     }
 
-    /// What work that shares nothing gains from `jobs` processors on this machine, measured with `row`'s pairs.
-    static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
+    /// What work that shares nothing gains from running in parts side by side on this machine, measured with
+    /// `row`'s pairs.
+    static func machineLine(_ row: ScriptBench.ParallelRow) -> String {
         let oneAfterAnother = BenchRunner.median(row.machine.map(\.oneAfterAnother))
         let sideBySide = BenchRunner.median(row.machine.map(\.sideBySide))
         guard sideBySide > 0 else { return "" }
         let pairs = row.machine.count
-        var line = "for comparison, work that shares nothing: the raw reference speaking the heard text in \(jobs) "
-        line += "parts of about equal cost was " + format(oneAfterAnother / sideBySide, 2) + "× as fast side by side "
-        line += "as one part after another (medians of \(pairs) pair\(pairs == 1 ? "" : "s")"
+        var line = "for comparison, work that shares nothing: the raw reference speaking the heard text in "
+        line += "\(row.machineParts) parts of about equal cost was " + format(oneAfterAnother / sideBySide, 2)
+        line += "× as fast side by side as one part after another (medians of \(pairs) pair\(pairs == 1 ? "" : "s")"
         if pairs > 1 {
             line += "; pairs " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
         }

@@ -55,6 +55,8 @@ public struct ScriptBench: Sendable {
         /// side by side. Their ratio is what work that shares nothing gains from the jobs on this machine while
         /// the benchmark runs; a host that slows for a moment slows it as much as the pairs.
         public var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
+        /// How many parts the machine's reference speaks: one per job, fewer when there are fewer scripts.
+        public var machineParts = 0
     }
 
     /// Everything one `earshot bench` measured.
@@ -198,7 +200,8 @@ public struct ScriptBench: Sendable {
         }
         return ParallelRow(
             name: name, one: BenchRunner.median(one), many: BenchRunner.median(many),
-            pairRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 }, machine: machine)
+            pairRatios: zip(one, many).map { $1.wall > 0 ? $0.wall / $1.wall : 0 }, machine: machine,
+            machineParts: machine.isEmpty ? 0 : machineParts.count)
     }
 
     /// The indices of `costs` dealt into at most `count` groups of about equal total: the costliest first, each

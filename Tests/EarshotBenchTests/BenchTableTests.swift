@@ -45,9 +45,13 @@ import Testing
         // Medians 2.0 one after another, 1.0 side by side: 2.00×, though no pair's ratio is; pairs 2.50, 1.80 and
         // 1.67×.
         row.machine = [(2.5, 1.0), (1.8, 1.0), (2.0, 1.2)]
+        // Two scripts on four jobs: two parts.
+        row.machineParts = 2
         let samples = ScriptBench.ParallelRow(
             name: "samples of 2 scripts", one: Self.usage(1.0), many: Self.usage(0.5), pairRatios: [2.0])
-        let text = BenchTable.scripts(Self.result([], parallel: [row, samples]))
+        var result = Self.result([], parallel: [row, samples])
+        result.jobs = 4
+        let text = BenchTable.scripts(result)
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("for comparison") }
         #expect(lines.count == 1, "\(text)")
         let line = lines.first.map(String.init) ?? ""

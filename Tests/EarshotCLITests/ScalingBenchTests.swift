@@ -129,6 +129,7 @@ struct ScriptBenchTests {
         // The machine's own reference with each pair: the raw reference in two parts, one after another and side by
         // side.
         #expect(check.machine.count == check.pairRatios.count)
+        #expect(check.machineParts == 2)
         #expect(check.machine.allSatisfy { $0.oneAfterAnother > 0 && $0.sideBySide > 0 }, "\(check.machine)")
     }
 }
