@@ -86,9 +86,14 @@ public enum BenchTable {
             text += "\n"
             text += "stopwatch \(stopwatch.seconds) s render (cold): \(format(stopwatch.audio, 1)) s of audio in "
             text += "\(format(stopwatch.render.wall, 2)) s wall, \(format(stopwatch.render.cpu, 2)) s CPU "
-            text +=
-                "(\(ratio(stopwatch.render.cpu, stopwatch.raw.cpu)) raw espeak-ng's \(format(stopwatch.raw.cpu, 2)) s), "
-            text += "peak memory \(stopwatch.render.peakKilobytes / 1024) MB\n"
+            text += "(\(ratio(stopwatch.render.cpu, stopwatch.raw.cpu)) raw espeak-ng's "
+            text += "\(format(stopwatch.raw.cpu, 2)) s"
+            let rounds = stopwatch.cpuByRound
+            if rounds.count > 1 {
+                text += "; medians of \(rounds.count) rounds; rounds "
+                text += range(rounds.map { $0.raw > 0 ? $0.render / $0.raw : 0 })
+            }
+            text += "), peak memory \(stopwatch.render.peakKilobytes / 1024) MB\n"
         }
         return text
     }

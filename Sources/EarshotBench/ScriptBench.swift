@@ -9,7 +9,8 @@ import Foundation
 /// count. Then the cache: a check of all the scripts together cold, and again warm, and the same for a long
 /// stopwatch. Then the parallel runs: that check on one job and on ``jobs`` (``checkPairsPerRound`` pairs a
 /// round, each with the raw reference speaking the heard text in parts one after another and side by side), and
-/// `samples` likewise (a pair a round). Last, the stopwatch's render with its peak memory.
+/// `samples` likewise (a pair a round). Last, the stopwatch's render with its peak memory, against the raw
+/// reference (a pair a round).
 public struct ScriptBench: Sendable {
     /// One script's medians.
     public struct Row: Sendable {
@@ -59,6 +60,20 @@ public struct ScriptBench: Sendable {
         public var machineParts = 0
     }
 
+    /// A long stopwatch's cold render against the raw reference of its heard text, `rounds` pairs, medians.
+    public struct StopwatchRow: Sendable {
+        /// The stopwatch's length.
+        public var seconds: Int
+        /// The cold render.
+        public var render: ChildUsage
+        /// Raw espeak-ng speaking the heard text.
+        public var raw: ChildUsage
+        /// Seconds of audio rendered.
+        public var audio: Double
+        /// The render's and the raw reference's CPU seconds in each round, in order.
+        public var cpuByRound: [(render: Double, raw: Double)] = []
+    }
+
     /// Everything one `earshot bench` measured.
     public struct Result: Sendable {
         /// One row per script.
@@ -70,7 +85,7 @@ public struct ScriptBench: Sendable {
         /// The jobs of the parallel runs.
         public var jobs: Int
         /// The stopwatch render (nil when skipped) and the raw reference of its heard text.
-        public var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
+        public var stopwatch: StopwatchRow?
     }
 
     /// The runner of the children.
@@ -145,7 +160,7 @@ public struct ScriptBench: Sendable {
                     "samples of \(scripts.count) scripts",
                     ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"], pairs: rounds))
         }
-        var stopwatch: (seconds: Int, render: ChildUsage, raw: ChildUsage, audio: Double)?
+        var stopwatch: StopwatchRow?
         if stopwatchSeconds > 0 {
             let script = try runner.write(
                 ScalingWorkload.stopwatch(seconds: stopwatchSeconds), named: "stopwatch.earshot")
@@ -154,8 +169,16 @@ public struct ScriptBench: Sendable {
             progress("stopwatch \(stopwatchSeconds) s render")
             let list = try runner.heardPhrases(of: script, named: "stopwatch")
             let wav = runner.scratch + "/stopwatch.wav"
-            let render = try runner.earshot(["render", "-o", wav, script], cache: try runner.newCache())
-            stopwatch = (stopwatchSeconds, render, try runner.raw(list), Self.seconds(ofWAV: wav))
+            // Paired like the scripts' renders: one unpaired run of each has read from 1.01× to 1.46× raw.
+            var renders: [ChildUsage] = []
+            var raws: [ChildUsage] = []
+            for _ in 0..<rounds {
+                renders.append(try runner.earshot(["render", "-o", wav, script], cache: try runner.newCache()))
+                raws.append(try runner.raw(list))
+            }
+            stopwatch = StopwatchRow(
+                seconds: stopwatchSeconds, render: BenchRunner.median(renders), raw: BenchRunner.median(raws),
+                audio: Self.seconds(ofWAV: wav), cpuByRound: zip(renders, raws).map { ($0.cpu, $1.cpu) })
         }
         return Result(rows: rows, cache: cache, parallel: parallel, jobs: jobs, stopwatch: stopwatch)
     }

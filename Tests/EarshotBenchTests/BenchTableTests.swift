@@ -66,4 +66,22 @@ import Testing
         #expect(ScriptBench.groups([4], count: 2) == [[0]])
         #expect(ScriptBench.groups([], count: 2) == [])
     }
+
+    @Test(arguments: [1, 2])
+    func theStopwatchLineShowsItsRoundsSpread(rounds: Int) {
+        // Medians: render 1.1 s against raw 1.0 s of CPU; rounds 1.00× and 1.20×.
+        let byRound = [(render: 1.0, raw: 1.0), (render: 1.2, raw: 1.0)].prefix(rounds)
+        let stopwatch = ScriptBench.StopwatchRow(
+            seconds: 60, render: Self.usage(rounds == 1 ? 1.0 : 1.1), raw: Self.usage(1.0), audio: 60,
+            cpuByRound: Array(byRound))
+        var result = Self.result([])
+        result.stopwatch = stopwatch
+        let text = BenchTable.scripts(result)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("stopwatch 60 s render") }.map(String.init) ?? ""
+        if rounds == 1 {
+            #expect(line.contains("(1.00× raw espeak-ng's 1.00 s), peak memory 1 MB"), "\(text)")
+        } else {
+            #expect(line.contains("(1.10× raw espeak-ng's 1.00 s; medians of 2 rounds; rounds 1.00–1.20×)"), "\(text)")
+        }
+    }
 }

@@ -103,8 +103,8 @@ struct ScalingBenchTests {
 /// `earshot bench` of scripts: how many runs each measurement pairs.
 @Suite("script benchmark")
 struct ScriptBenchTests {
-    /// Each round renders each script once against the raw reference once, and pairs a one-job folder check with a
-    /// two-job one three times (the check is the noisiest measurement, and cheap), each pair with the machine's own
+    /// Each round renders each script (and the stopwatch) once against the raw reference once, and pairs a one-job
+    /// folder check with a two-job one three times (the check is the noisiest measurement, and cheap), each pair with the machine's own
     /// reference.
     @Test(arguments: [1, 2])
     func aFolderCheckIsPairedThreeTimesARoundAndARenderOnce(rounds: Int) throws {
@@ -118,10 +118,13 @@ struct ScriptBenchTests {
         var bench = ScriptBench(runner: runner)
         bench.rounds = rounds
         bench.jobs = 2
-        let result = try bench.run(scripts, name: { $0 }, stopwatchSeconds: 0)
+        let result = try bench.run(scripts, name: { $0 }, stopwatchSeconds: 2)
         #expect(result.rows.map(\.cpuByRound.count) == [rounds, rounds])
+        // The stopwatch's render is paired with the raw reference once a round too.
+        #expect(result.stopwatch?.cpuByRound.count == rounds)
         let check = try #require(result.parallel.first)
         #expect(result.parallel.count == 1)
+        #expect(result.cache.count == 2)
         #expect(check.name == "check of 2 scripts")
         #expect(check.pairRatios.count == rounds * ScriptBench.checkPairsPerRound)
         #expect(ScriptBench.checkPairsPerRound == 3)
