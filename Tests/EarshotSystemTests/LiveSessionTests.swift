@@ -18,19 +18,28 @@ import Testing
         return (document, ScenarioRunner.prepare(document, profile: profile, voice: .standard, speech: speech))
     }
 
-    /// The bounds below are on real time. A virtual machine sharing its host can stall a whole run for tens of
-    /// milliseconds (once in a CI run: starts up to 23 ms and a cut 25 ms off where every other run measured under
-    /// 4 ms), which says nothing about the engine. Up to three runs are made; a run within every timing bound is
-    /// judged in full, and so is the third run whatever it measured, so an engine that is slow every time still
-    /// fails.
+    /// The bounds below are on real time. A virtual machine sharing its host can stall for tens of milliseconds (in
+    /// one CI run, every few seconds: starts of 42 ms and cuts 48 ms off where other runs measured under 4 ms), which
+    /// says nothing about the engine. A ``HostStallWatch`` runs beside each run: a start, cut or announcement that
+    /// missed a bound while a stall overlapped it is not judged; everything else is (``LiveTiming``). Up to four runs
+    /// are made; the first whose judged timing holds every bound, with two thirds of each kind judged, is judged in
+    /// full, and so is the last whatever it measured, so an engine that is slow when the host is not still fails.
     @Test func theBeforeSearchScriptPlaysLiveWithTheHeadlessCutsAndTheRecordingAgrees() throws {
-        for attempt in 1...3 where try sessionScenario(judgedWhateverItsTiming: attempt == 3) {
+        let runs = 4
+        for run in 1...runs where try sessionScenario(judgedWhateverItsTiming: run == runs) {
             return
         }
     }
 
-    /// One live run of before-search against its headless run. Returns false, having judged nothing, when a timing
-    /// bound was missed and `judgedWhateverItsTiming` is false; otherwise judges everything and returns true.
+    /// How long before a start or a cut a stall can still delay it: the engine thread wakes at least every 50 ms.
+    static let lead = TimeSpan.milliseconds(50)
+    /// How long before an announcement a stall can still move it in the recording: audio a stall delayed stays late
+    /// until the stream restarts, at the latest at the next cut, 150 ms apart in this script.
+    static let recordingLead = TimeSpan.milliseconds(200)
+
+    /// One live run of before-search against its headless run. Returns false, having judged nothing, when its timing
+    /// is not clean (``LiveTiming``) and `judgedWhateverItsTiming` is false; otherwise judges everything and returns
+    /// true.
     private func sessionScenario(judgedWhateverItsTiming: Bool) throws -> Bool {
         let sink = try PacedSink()
         defer { sink.stop() }
@@ -42,8 +51,10 @@ import Testing
         let player = try LivePlayer(device: sink.device, sampleRate: Self.rate, clock: clock)
         defer { player.close() }
         try sink.startRecording(to: NSTemporaryDirectory() + "earshot-session-\(UUID().uuidString).raw")
+        let watch = HostStallWatch(clock: clock)
         let session = LiveSession(simulation: simulation, player: player, clock: clock)
         let ending = try session.run(scriptEnd: document.endTime)
+        let host = HostStalls(stalls: watch.stop())
         let recording = try sink.stopRecording()
         guard case .scriptEnded = ending else {
             Issue.record("the run ended with \(ending)")
@@ -61,40 +72,83 @@ import Testing
             readSamples[readOnset..<(readOnset + 4410)], in: recording, lags: 0..<min(recording.count - 4410, 30870))
         let origin = opening.lag - readOnset
         let announcements = heard.filter { $0.utterance.kind == .announcement }
-        var found: [(id: UtteranceID, score: Double, leak: Double?)] = []
-        var offsets: [Double] = []
+        var events: [LiveTiming.Event] = []
+        var found: [(event: LiveTiming.Event, offset: Double)] = []
         for record in announcements {
             let samples = try speech.audio(for: record.utterance.text, voice: .standard)
             let onset = try #require(AudioMatch.onset(samples))
             let length = min(1100, record.heardFrames - onset - 110)
             try #require(length > 400, "announcement \(record.utterance.id) has too little voiced audio before its cut")
-            let expected = origin + (record.start ?? .zero).frame(atRate: Self.rate) + onset
+            let start = record.start ?? .zero
+            let expected = origin + start.frame(atRate: Self.rate) + onset
             let match = AudioMatch.locate(
                 samples[onset..<(onset + length)], in: recording, lags: (expected - 661)..<(expected + 662))
-            offsets.append(Double(match.lag - expected) / Double(Self.rate))
-            var leak: Double?
+            var event = LiveTiming.Event(
+                kind: .announcement, label: "\(record.utterance.id)", from: start - Self.recordingLead,
+                to: start + .frames(onset + length, rate: Self.rate))
+            if match.score <= 0.8 { event.misses.append("found after its cut with score \(match.score) (bound > 0.8)") }
             if record.wasInterrupted {
                 // Past the cut, the cut announcement's own continuation is not in the recording.
                 let from = record.heardFrames + 441
-                leak = AudioMatch.bestMatch(
+                let leak = AudioMatch.bestMatch(
                     of: samples[from..<(from + 661)], in: recording,
                     lags: (expected - onset + from - 110)..<(expected - onset + from + 110)
                 ).score
+                if leak >= 0.5 { event.misses.append("went on past its cut (score \(leak), bound < 0.5)") }
             }
-            found.append((record.utterance.id, match.score, leak))
+            found.append((event, Double(match.lag - expected) / Double(Self.rate)))
         }
-        let spread = (offsets.max() ?? 0) - (offsets.min() ?? 0)
-        print("live session: \(measured.summary); announcement offsets vs the timeline spread over \(spread * 1000) ms")
-
+        // Each announcement lands where the timeline puts it, as the focus read does: within 10 ms of where the
+        // announcements land (their median offset from the timeline). The recording drifts against the engine's
+        // clock by up to about 5 ms over the second of typing.
+        let offsets = found.map(\.offset).sorted()
+        let median = offsets.isEmpty ? 0 : offsets[offsets.count / 2]
+        for (event, offset) in found {
+            var event = event
+            if abs(offset - median) > 0.010 {
+                event.misses.append(
+                    "\(offset * 1000) ms from the timeline, the median \(median * 1000) ms (bound ± 10 ms)")
+            }
+            events.append(event)
+        }
         // A heard utterance with no measured start never reached the device (its start and its cut came together
         // after a stall): a start later than any bound.
-        let timely =
-            measured.starts.count == heard.count && measured.starts.allSatisfy { $0.latency <= .milliseconds(30) }
-            && measured.cuts.allSatisfy {
-                $0.silentAfter <= .milliseconds(15) && abs($0.positionError.nanoseconds) <= 20_000_000
-            } && spread < 0.015
-        guard timely || judgedWhateverItsTiming else {
-            print("live session: a stalled run; again")
+        let started = Set(measured.starts.map(\.utterance))
+        for record in heard where !started.contains(record.utterance.id) {
+            let start = record.start ?? .zero
+            events.append(
+                LiveTiming.Event(
+                    kind: .start, label: "\(record.utterance.id)", from: start - Self.lead,
+                    to: start + .frames(record.heardFrames, rate: Self.rate), misses: ["never reached the device"]))
+        }
+        for start in measured.starts {
+            var event = LiveTiming.Event(
+                kind: .start, label: "\(start.utterance)", from: start.requestedAt - Self.lead, to: start.firstSampleAt)
+            if start.latency > .milliseconds(30) { event.misses.append("\(start.latency) (bound 30 ms)") }
+            events.append(event)
+        }
+        // A cut's position counts every frame the device played of the utterance: a stall anywhere since its start
+        // can move it.
+        let startedAt = Dictionary(measured.starts.map { ($0.utterance, $0.requestedAt) }, uniquingKeysWith: min)
+        for cut in measured.cuts {
+            var event = LiveTiming.Event(
+                kind: .cut, label: "\(cut.utterance)", from: (startedAt[cut.utterance] ?? cut.requestedAt) - Self.lead,
+                to: cut.silentAt)
+            if cut.silentAfter > .milliseconds(15) {
+                event.misses.append("silent after \(cut.silentAfter) (bound 15 ms)")
+            }
+            if abs(cut.positionError.nanoseconds) > 20_000_000 {
+                event.misses.append("device − engine \(cut.positionError) (bound 20 ms)")
+            }
+            events.append(event)
+        }
+        let timing = LiveTiming(events: events, host: host)
+        print(
+            "live session: \(measured.summary); announcements land \(found.map { $0.offset * 1000 }) ms from the "
+                + "timeline; \(timing.summary)")
+
+        guard timing.isClean || judgedWhateverItsTiming else {
+            print("live session: a run the host disturbed (\(timing.misses + timing.tooFewJudged)); again")
             return false
         }
 
@@ -103,21 +157,10 @@ import Testing
         let cutRecords = simulation.timeline.utterances.filter(\.wasInterrupted)
         #expect(cutRecords.count == 13)
         #expect(measured.cuts.count == cutRecords.count)
-        #expect(measured.starts.count == simulation.timeline.heardUtterances.count)
-        for start in measured.starts { #expect(start.latency <= .milliseconds(30), "start latency \(start.latency)") }
-        for cut in measured.cuts {
-            #expect(cut.silentAfter <= .milliseconds(15), "interrupt → silent \(cut.silentAfter)")
-            #expect(abs(cut.positionError.nanoseconds) <= 20_000_000, "device − engine \(cut.positionError)")
-        }
+        #expect(measured.starts.count <= heard.count)
         #expect(opening.score > 0.9)
         #expect(announcements.count == 7)
-        for announcement in found {
-            #expect(announcement.score > 0.8, "announcement \(announcement.id) after its cut (score \(announcement.score))")
-            if let leak = announcement.leak {
-                #expect(leak < 0.5, "announcement \(announcement.id) went on past its cut (\(leak))")
-            }
-        }
-        #expect(spread < 0.015, "announcements land \(offsets.map { $0 * 1000 }) ms from the timeline")
+        for miss in timing.misses + timing.tooFewJudged { Issue.record("\(miss)") }
         return true
     }
 

@@ -1,0 +1,67 @@
+import EarshotCore
+import EarshotSystem
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The watch on a real machine: a processor taken from it by higher real-time work is a stall; work below it is not.
+/// It needs the privilege to raise threads to real-time priority (root in CI's real-time stage).
+@Suite(.serialized, .enabled(if: HostStallWatch.canRaise, "needs real-time priority (root or CAP_SYS_NICE)"))
+struct LiveHostStallWatchTests {
+    /// Spins on `processor` at `SCHED_FIFO` `priority` for `length`; returns when it spun, in `clock`'s instants.
+    private func spin(on processor: Int, priority: Int32, for length: TimeSpan, clock: RealTimeClock) -> (
+        from: Instant, to: Instant
+    ) {
+        let done = DispatchSemaphore(value: 0)
+        let spun = SpinRecord()
+        let thread = Thread {
+            let raised = HostStallWatch.pin(to: processor) && HostStallWatch.raise(to: priority)
+            let from = clock.now
+            while clock.now - from < length {}
+            spun.set(from, clock.now, raised)
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        let (from, to, raised) = spun.value
+        #expect(raised, "the spinner got its processor and priority")
+        return (from, to)
+    }
+
+    @Test func aProcessorTakenFromTheWatchIsAStall() {
+        let clock = RealTimeClock()
+        let watch = HostStallWatch(clock: clock)
+        #expect(watch.isPrivileged)
+        usleep(20_000)
+        let spun = spin(on: 0, priority: HostStallWatch.priority + 40, for: .milliseconds(40), clock: clock)
+        usleep(20_000)
+        let host = HostStalls(stalls: watch.stop())
+        let stall = host.longest(overlapping: spun.from, spun.to)
+        #expect(stall?.processor == 0, "stalls: \(host.summary)")
+        #expect((stall?.length ?? .zero) >= .milliseconds(35), "stalls: \(host.summary)")
+    }
+
+    @Test func workBelowTheWatchIsNoStall() {
+        let clock = RealTimeClock()
+        let watch = HostStallWatch(clock: clock)
+        #expect(watch.isPrivileged)
+        usleep(20_000)
+        let spun = spin(on: 0, priority: HostStallWatch.priority - 30, for: .milliseconds(40), clock: clock)
+        usleep(20_000)
+        let host = HostStalls(stalls: watch.stop())
+        // A real stall of the host can still land here; one as long as the spin cannot come from the spin.
+        let stall = host.longest(overlapping: spun.from, spun.to)
+        #expect((stall?.length ?? .zero) < .milliseconds(30), "stalls: \(host.summary)")
+    }
+}
+
+/// What the spinner thread measured, handed back to the test.
+private final class SpinRecord: @unchecked Sendable {
+    private let lock = NSLock()
+    private var record: (Instant, Instant, Bool) = (.zero, .zero, false)
+    func set(_ from: Instant, _ to: Instant, _ raised: Bool) { lock.withLock { record = (from, to, raised) } }
+    var value: (Instant, Instant, Bool) { lock.withLock { record } }
+}
