@@ -148,7 +148,7 @@ import Testing
                 + "timeline; \(timing.summary)")
 
         guard timing.isClean || judgedWhateverItsTiming else {
-            print("live session: a run the host disturbed (\(timing.misses + timing.tooFewJudged)); again")
+            print("live session: a run outside its bounds (\(timing.misses + timing.tooFewJudged)); again")
             return false
         }
 
