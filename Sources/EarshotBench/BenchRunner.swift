@@ -111,9 +111,10 @@ public struct BenchRunner: Sendable {
     }
 
     /// The raw reference speaking each phrase file of `lists` in a child of its own, all at once: the wall time
-    /// until the last one ended.
-    public func rawSideBySide(_ lists: [String]) throws(BenchError) -> Double {
-        try sideBySide(lists.map { ["bench", "--raw", $0] }, cache: scratch).wall
+    /// until the last one ended, and the children's CPU time.
+    public func rawSideBySide(_ lists: [String]) throws(BenchError) -> (wall: Double, cpu: Double) {
+        let measured = try sideBySide(lists.map { ["bench", "--raw", $0] }, cache: scratch)
+        return (measured.wall, measured.each.map(\.cpu).reduce(0, +))
     }
 
     /// The median of `values` (the mean of the middle two for an even count); 0 for none.

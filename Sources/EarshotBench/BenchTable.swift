@@ -80,7 +80,7 @@ public enum BenchTable {
             text += "each with an empty cache; faster: the medians' ratio; pairs: how many runs on 1 job were paired "
             text += "with one on \(result.jobs) (a check: \(ScriptBench.checkPairsPerRound) a round), and the lowest "
             text += "and highest ratio of one pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
-            for row in result.parallel where !row.machine.isEmpty { text += machineLine(row) }
+            for row in result.parallel where !row.machine.isEmpty { text += machineLine(row, jobs: result.jobs) }
         }
         if let stopwatch = result.stopwatch {
             text += "\n"
@@ -148,8 +148,8 @@ public enum BenchTable {
     }
 
     /// What work that shares nothing gains from running in parts side by side on this machine, measured with
-    /// `row`'s pairs.
-    static func machineLine(_ row: ScriptBench.ParallelRow) -> String {
+    /// `row`'s pairs, with the CPU time both took on `jobs` against one.
+    static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
         let oneAfterAnother = BenchRunner.median(row.machine.map(\.oneAfterAnother))
         let sideBySide = BenchRunner.median(row.machine.map(\.sideBySide))
         guard sideBySide > 0 else { return "" }
@@ -160,7 +160,15 @@ public enum BenchTable {
         if pairs > 1 {
             line += "; pairs " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
         }
-        return line + ")\n"
+        line += ")"
+        // Two busy processors can each run slower than one: the reference's CPU shows how much, beside the check's.
+        let cpuOneAfterAnother = BenchRunner.median(row.machine.map(\.cpuOneAfterAnother))
+        let cpuSideBySide = BenchRunner.median(row.machine.map(\.cpuSideBySide))
+        if cpuOneAfterAnother > 0, row.one.cpu > 0 {
+            line += "; side by side it took " + format(cpuSideBySide / cpuOneAfterAnother, 2) + "× its CPU time, "
+            line += "the check on \(jobs) jobs " + format(row.many.cpu / row.one.cpu, 2) + "× its CPU on 1"
+        }
+        return line + "\n"
     }
 
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.

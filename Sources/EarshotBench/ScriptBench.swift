@@ -55,9 +55,25 @@ public struct ScriptBench: Sendable {
         /// the heard text in parts of about equal cost, one per job, the parts' wall seconds one after another and
         /// side by side. Their ratio is what work that shares nothing gains from the jobs on this machine while
         /// the benchmark runs; a host that slows for a moment slows it as much as the pairs.
-        public var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
+        public var machine: [MachineRun] = []
         /// How many parts the machine's reference speaks: one per job, fewer when there are fewer scripts.
         public var machineParts = 0
+    }
+
+    /// The machine's reference measured once: its parts' wall and CPU seconds, one after another and side by side.
+    public struct MachineRun: Sendable, Equatable {
+        public var oneAfterAnother: Double
+        public var sideBySide: Double
+        public var cpuOneAfterAnother: Double
+        public var cpuSideBySide: Double
+
+        /// Creates a record.
+        public init(oneAfterAnother: Double, sideBySide: Double, cpuOneAfterAnother: Double, cpuSideBySide: Double) {
+            self.oneAfterAnother = oneAfterAnother
+            self.sideBySide = sideBySide
+            self.cpuOneAfterAnother = cpuOneAfterAnother
+            self.cpuSideBySide = cpuSideBySide
+        }
     }
 
     /// A long stopwatch's cold render against the raw reference of its heard text, `rounds` pairs, medians.
@@ -208,12 +224,19 @@ public struct ScriptBench: Sendable {
     {
         var one: [ChildUsage] = []
         var many: [ChildUsage] = []
-        var machine: [(oneAfterAnother: Double, sideBySide: Double)] = []
+        var machine: [MachineRun] = []
         for _ in 0..<max(1, pairs) {
             if machineParts.count > 1 {
-                var oneAfterAnother = 0.0
-                for part in machineParts { oneAfterAnother += try runner.raw(part).wall }
-                machine.append((oneAfterAnother, try runner.rawSideBySide(machineParts)))
+                var oneAfterAnother = (wall: 0.0, cpu: 0.0)
+                for part in machineParts {
+                    let usage = try runner.raw(part)
+                    oneAfterAnother = (oneAfterAnother.wall + usage.wall, oneAfterAnother.cpu + usage.cpu)
+                }
+                let sideBySide = try runner.rawSideBySide(machineParts)
+                machine.append(
+                    MachineRun(
+                        oneAfterAnother: oneAfterAnother.wall, sideBySide: sideBySide.wall,
+                        cpuOneAfterAnother: oneAfterAnother.cpu, cpuSideBySide: sideBySide.cpu))
             }
             one.append(
                 try runner.earshot(arguments + ["--jobs", "1"], cache: try runner.newCache(), accepted: [0, 1]))

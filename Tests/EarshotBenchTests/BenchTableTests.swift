@@ -44,7 +44,10 @@ import Testing
             name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.17), pairRatios: [1.8, 1.33, 2.22])
         // Medians 2.0 one after another, 1.0 side by side: 2.00×, though no pair's ratio is; pairs 2.50, 1.80 and
         // 1.67×.
-        row.machine = [(2.5, 1.0), (1.8, 1.0), (2.0, 1.2)]
+        // CPU: medians 2.0 one after another, 2.2 side by side (1.10×); the check 0.17 on 4 jobs against 0.3 on 1.
+        row.machine = [(2.5, 1.0, 2.0, 2.6), (1.8, 1.0, 1.9, 2.2), (2.0, 1.2, 2.4, 2.0)].map {
+            ScriptBench.MachineRun(oneAfterAnother: $0, sideBySide: $1, cpuOneAfterAnother: $2, cpuSideBySide: $3)
+        }
         // Two scripts on four jobs: two parts.
         row.machineParts = 2
         let samples = ScriptBench.ParallelRow(
@@ -56,7 +59,8 @@ import Testing
         #expect(lines.count == 1, "\(text)")
         let line = lines.first.map(String.init) ?? ""
         #expect(line.contains("in 2 parts of about equal cost was 2.00× as fast side by side"), "\(line)")
-        #expect(line.hasSuffix("(medians of 3 pairs; pairs 1.67–2.50×)"), "\(line)")
+        #expect(line.contains("(medians of 3 pairs; pairs 1.67–2.50×)"), "\(line)")
+        #expect(line.hasSuffix("; side by side it took 1.10× its CPU time, the check on 4 jobs 0.57× its CPU on 1"))
     }
 
     @Test func partsOfAboutEqualCostTakeTheCostliestFirst() {

@@ -133,6 +133,9 @@ struct ScriptBenchTests {
         // side.
         #expect(check.machine.count == check.pairRatios.count)
         #expect(check.machineParts == 2)
-        #expect(check.machine.allSatisfy { $0.oneAfterAnother > 0 && $0.sideBySide > 0 }, "\(check.machine)")
+        #expect(
+            check.machine.allSatisfy {
+                $0.oneAfterAnother > 0 && $0.sideBySide > 0 && $0.cpuOneAfterAnother > 0 && $0.cpuSideBySide > 0
+            }, "\(check.machine)")
     }
 }
