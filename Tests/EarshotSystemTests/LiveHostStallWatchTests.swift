@@ -44,17 +44,23 @@ struct LiveHostStallWatchTests {
         #expect((stall?.length ?? .zero) >= .milliseconds(35), "stalls: \(host.summary)")
     }
 
+    /// A real stall of the host can land during a spin (on a host stalling a fifth of the time, one did). Up to five
+    /// spins are made: one without a stall as long as itself passes; a watch that the spin delays shows one every
+    /// time.
     @Test func workBelowTheWatchIsNoStall() {
-        let clock = RealTimeClock()
-        let watch = HostStallWatch(clock: clock)
-        #expect(watch.isPrivileged)
-        usleep(20_000)
-        let spun = spin(on: 0, priority: HostStallWatch.priority - 30, for: .milliseconds(40), clock: clock)
-        usleep(20_000)
-        let host = HostStalls(stalls: watch.stop())
-        // A real stall of the host can still land here; one as long as the spin cannot come from the spin.
-        let stall = host.longest(overlapping: spun.from, spun.to)
-        #expect((stall?.length ?? .zero) < .milliseconds(30), "stalls: \(host.summary)")
+        var longest: [TimeSpan] = []
+        for _ in 1...5 {
+            let clock = RealTimeClock()
+            let watch = HostStallWatch(clock: clock)
+            #expect(watch.isPrivileged)
+            usleep(20_000)
+            let spun = spin(on: 0, priority: HostStallWatch.priority - 30, for: .milliseconds(40), clock: clock)
+            usleep(20_000)
+            let host = HostStalls(stalls: watch.stop())
+            longest.append(host.longest(overlapping: spun.from, spun.to)?.length ?? .zero)
+            if longest.last ?? .zero < .milliseconds(30) { break }
+        }
+        #expect((longest.min() ?? .zero) < .milliseconds(30), "the longest stall during each spin: \(longest)")
     }
 }
 
