@@ -20,10 +20,11 @@ import Testing
 
     /// The bounds below are on real time. A virtual machine sharing its host can stall for tens of milliseconds (in
     /// one CI run, every few seconds: starts of 42 ms and cuts 48 ms off where other runs measured under 4 ms), which
-    /// says nothing about the engine. A ``HostStallWatch`` runs beside each run: a start, cut or announcement that
-    /// missed a bound while a stall overlapped it is not judged; everything else is (``LiveTiming``). Up to four runs
-    /// are made; the first whose judged timing holds every bound, with two thirds of each kind judged, is judged in
-    /// full, and so is the last whatever it measured, so an engine that is slow when the host is not still fails.
+    /// says nothing about the engine. A ``HostStallWatch`` runs beside each run: a start, a cut, an announcement or
+    /// the opening read in the recording that missed a bound while a stall overlapped it is not judged; everything
+    /// else is (``LiveTiming``). Up to four runs are made; the first whose judged measurements hold every bound, with
+    /// two thirds of each kind judged, is judged in full, and so is the last whatever it measured, so an engine that
+    /// is slow when the host is not still fails.
     @Test func theBeforeSearchScriptPlaysLiveWithTheHeadlessCutsAndTheRecordingAgrees() throws {
         let runs = 4
         for run in 1...runs where try sessionScenario(judgedWhateverItsTiming: run == runs) {
@@ -68,11 +69,17 @@ import Testing
         let readSamples = try speech.audio(for: read.utterance.text, voice: .standard)
         // A stretch 300 ms into the read: the stream's first milliseconds can be smeared by PulseAudio starting it.
         let readOnset = try #require(AudioMatch.onset(readSamples)) + 6615
-        let opening = AudioMatch.locate(
+        let located = AudioMatch.locate(
             readSamples[readOnset..<(readOnset + 4410)], in: recording, lags: 0..<min(recording.count - 4410, 30870))
-        let origin = opening.lag - readOnset
+        let origin = located.lag - readOnset
         let announcements = heard.filter { $0.utterance.kind == .announcement }
-        var events: [LiveTiming.Event] = []
+        // The read starts at instant 0; the clip, readOnset frames into it, is the origin of every position below.
+        let clipAt = Instant.zero + .frames(readOnset, rate: Self.rate)
+        var opening = LiveTiming.Event(
+            kind: .opening, label: "the focus read", from: clipAt - Self.recordingLead,
+            to: clipAt + .frames(4410, rate: Self.rate))
+        if located.score <= 0.9 { opening.misses.append("found with score \(located.score) (bound > 0.9)") }
+        var events = [opening]
         var found: [(event: LiveTiming.Event, offset: Double)] = []
         for record in announcements {
             let samples = try speech.audio(for: record.utterance.text, voice: .standard)
@@ -158,7 +165,6 @@ import Testing
         #expect(cutRecords.count == 13)
         #expect(measured.cuts.count == cutRecords.count)
         #expect(measured.starts.count <= heard.count)
-        #expect(opening.score > 0.9)
         #expect(announcements.count == 7)
         for miss in timing.misses + timing.tooFewJudged { Issue.record("\(miss)") }
         return true

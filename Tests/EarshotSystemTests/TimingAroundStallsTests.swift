@@ -63,6 +63,17 @@ import Testing
         #expect(disturbed.tooFewJudged == ["only 1 of 3 cuts judged: the host stalled over the rest"])
     }
 
+    @Test func aRunWhoseOneOpeningIsExcusedDoesNotCount() {
+        let events = [
+            event(.opening, "the focus read", 0.1, 0.5, missed: true), event(.start, "1", 1, 1.1, missed: false),
+        ]
+        let stalled = LiveTiming(events: events, host: HostStalls(stalls: [stall(0.3, 0.34)]))
+        #expect(stalled.misses.isEmpty)
+        #expect(stalled.tooFewJudged == ["only 0 of 1 openings judged: the host stalled over the rest"])
+        let unstalled = LiveTiming(events: events, host: HostStalls(stalls: [stall(0.6, 0.64)]))
+        #expect(unstalled.misses == ["opening of the focus read: 42 ms (bound 30 ms)"])
+    }
+
     @Test func theLongestOverlappingStallIsTheOneNamed() {
         let host = HostStalls(stalls: [stall(1.0, 1.006), stall(1.01, 1.04, processor: 1), stall(5.0, 5.1)])
         #expect(host.longest(overlapping: .seconds(1.005), .seconds(1.02))?.processor == 1)
