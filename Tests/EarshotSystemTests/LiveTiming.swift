@@ -3,10 +3,9 @@ import EarshotCore
 /// A live run's real-time measurements, judged around the host's stalls.
 ///
 /// Each measured thing (a start, a cut, the opening read or an announcement found in the recording) covers a stretch
-/// of the run. One
-/// that missed a bound while a stall of the host overlapped it is excused: not judged, and counted. Every other one
-/// is judged against its bounds. A run counts only when at least two thirds of each kind are judged, so a host that
-/// stalls all the time cannot pass a run nobody could measure.
+/// of the run. One that missed a bound while a stall of the host overlapped it is excused: not judged, and counted.
+/// Every other one is judged against its bounds. A run counts only when at least two thirds of each kind are judged,
+/// so a host that stalls all the time cannot pass a run nobody could measure.
 struct LiveTiming {
     enum Kind: String, CaseIterable, Sendable {
         /// Where the recording's first speech is: the origin every other position is measured from.
