@@ -79,10 +79,10 @@ final class HostStallWatch: @unchecked Sendable {
 
     /// Whether this process may raise a thread to real-time priority: tried on a short-lived thread.
     static let canRaise: Bool = {
-        let result = ProbeAnswer()
+        let result = Handoff(false)
         let done = DispatchSemaphore(value: 0)
         let probe = Thread {
-            result.set(raise(to: 1))
+            result.value = raise(to: 1)
             done.signal()
         }
         probe.start()
@@ -147,10 +147,13 @@ private final class Tickers: @unchecked Sendable {
     }
 }
 
-/// One answer from a probe thread.
-private final class ProbeAnswer: @unchecked Sendable {
+/// A value one thread sets and another reads after waiting for it (a probe's answer, a spinner's times).
+final class Handoff<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var answer = false
-    func set(_ value: Bool) { lock.withLock { answer = value } }
-    var value: Bool { lock.withLock { answer } }
+    private var stored: Value
+    init(_ initial: Value) { stored = initial }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

@@ -16,12 +16,12 @@ struct LiveHostStallWatchTests {
         from: Instant, to: Instant
     ) {
         let done = DispatchSemaphore(value: 0)
-        let spun = SpinRecord()
+        let spun = Handoff((from: Instant.zero, to: Instant.zero, raised: false))
         let thread = Thread {
             let raised = HostStallWatch.pin(to: processor) && HostStallWatch.raise(to: priority)
             let from = clock.now
             while clock.now - from < length {}
-            spun.set(from, clock.now, raised)
+            spun.value = (from, clock.now, raised)
             done.signal()
         }
         thread.start()
@@ -62,12 +62,4 @@ struct LiveHostStallWatchTests {
         }
         #expect((longest.min() ?? .zero) < .milliseconds(30), "the longest stall during each spin: \(longest)")
     }
-}
-
-/// What the spinner thread measured, handed back to the test.
-private final class SpinRecord: @unchecked Sendable {
-    private let lock = NSLock()
-    private var record: (Instant, Instant, Bool) = (.zero, .zero, false)
-    func set(_ from: Instant, _ to: Instant, _ raised: Bool) { lock.withLock { record = (from, to, raised) } }
-    var value: (Instant, Instant, Bool) { lock.withLock { record } }
 }
