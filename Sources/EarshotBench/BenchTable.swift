@@ -95,7 +95,7 @@ public enum BenchTable {
             }
             text += "), peak memory \(stopwatch.render.peakKilobytes / 1024) MB\n"
         }
-        return text
+        return text + targets(result)
     }
 
     /// The scaling table: one line per workload size, then one line of fitted exponents per workload.
@@ -150,12 +150,10 @@ public enum BenchTable {
     /// What work that shares nothing gains from running in parts side by side on this machine, measured with
     /// `row`'s pairs, with the CPU time both took on `jobs` against one.
     static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
-        let oneAfterAnother = BenchRunner.median(row.machine.map(\.oneAfterAnother))
-        let sideBySide = BenchRunner.median(row.machine.map(\.sideBySide))
-        guard sideBySide > 0 else { return "" }
+        guard let machineFaster = row.machineFaster else { return "" }
         let pairs = row.machine.count
         var line = "for comparison, work that shares nothing: the raw reference speaking the heard text in "
-        line += "\(row.machineParts) parts of about equal cost was " + format(oneAfterAnother / sideBySide, 2)
+        line += "\(row.machineParts) parts of about equal cost was " + format(machineFaster, 2)
         line += "× as fast side by side as one part after another (medians of \(pairs) pair\(pairs == 1 ? "" : "s")"
         if pairs > 1 {
             line += "; pairs " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
@@ -168,13 +166,62 @@ public enum BenchTable {
             line += "; side by side it took " + format(cpuSideBySide / cpuOneAfterAnother, 2) + "× its CPU time, "
             line += "the check on \(jobs) jobs " + format(row.many.cpu / row.one.cpu, 2) + "× its CPU on 1"
         }
+        let against = row.pairsAgainstMachine
+        if !against.isEmpty {
+            line += "; pair by pair, the check gained " + format(BenchRunner.median(against), 2) + " of what the "
+            line += "reference gained just before it (median; " + range(against, unit: "") + ")"
+        }
         return line + "\n"
     }
 
+    /// One line per target the run measured: what it asks, what was measured and whether it was met.
+    ///
+    /// A parallel target is judged on the medians' ratio alone. When it is missed and the machine's own reference
+    /// (work that shares nothing, measured with the same pairs) gained less than the target too, the verdict says
+    /// so: that run could not show the target on this machine. It stays "missed".
+    static func targets(_ result: ScriptBench.Result) -> String {
+        func verdict(_ met: Bool) -> String { met ? "met" : "missed" }
+        var lines: [[String]] = []
+        if !result.rows.isEmpty {
+            let render = result.rows.map(\.render.cpu).reduce(0, +)
+            let raw = result.rows.map(\.raw.cpu).reduce(0, +)
+            if raw > 0 {
+                let scripts = "\(result.rows.count) script\(result.rows.count == 1 ? "" : "s")"
+                lines.append([
+                    "render of \(scripts), CPU ≤ " + format(renderTarget, 2) + "× raw", ratio(render, raw),
+                    verdict(render / raw <= renderTarget),
+                ])
+            }
+        }
+        for row in result.cache where row.warm.wall > 0 {
+            let faster = row.cold.wall / row.warm.wall
+            lines.append([
+                row.name + ", warm ≥ " + format(warmTarget, 0) + "× faster", format(faster, 2) + "×",
+                verdict(faster >= warmTarget),
+            ])
+        }
+        for row in result.parallel where row.many.wall > 0 {
+            var judged = verdict(row.faster >= parallelTarget)
+            if row.faster < parallelTarget, let machine = row.machineFaster {
+                judged +=
+                    machine < parallelTarget
+                    ? "; so did work that shares nothing (" + format(machine, 2) + "× with the same pairs): this run "
+                        + "could not show the target on this machine"
+                    : "; work that shares nothing gained " + format(machine, 2) + "× with the same pairs"
+            }
+            lines.append([
+                row.name + " on \(result.jobs) jobs, ≥ " + format(parallelTarget, 1) + "× faster",
+                format(row.faster, 2) + "×", judged,
+            ])
+        }
+        guard !lines.isEmpty else { return "" }
+        return "\n" + aligned(["target", "measured", "verdict"], lines)
+    }
+
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
-    static func range(_ ratios: [Double]) -> String {
+    static func range(_ ratios: [Double], unit: String = "×") -> String {
         guard let low = ratios.min(), let high = ratios.max() else { return "—" }
-        return format(low, 2) + "–" + format(high, 2) + "×"
+        return format(low, 2) + "–" + format(high, 2) + unit
     }
 
     static func format(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }

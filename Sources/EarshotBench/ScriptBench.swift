@@ -283,3 +283,24 @@ public struct ScriptBench: Sendable {
         return rate > 0 ? Double(number(40..<44)) / 2 / Double(rate) : 0
     }
 }
+
+extension ScriptBench.ParallelRow {
+    /// How much faster the run was on many jobs than on one: the medians' ratio (0 without a many-jobs time).
+    public var faster: Double { many.wall > 0 ? one.wall / many.wall : 0 }
+
+    /// How much faster the machine's reference was side by side than one part after another: the medians' ratio;
+    /// nil when it was not measured.
+    public var machineFaster: Double? {
+        let sideBySide = BenchRunner.median(machine.map(\.sideBySide))
+        return sideBySide > 0 ? BenchRunner.median(machine.map(\.oneAfterAnother)) / sideBySide : nil
+    }
+
+    /// Each pair's gain over the gain of the machine's reference measured just before it: 1 when the run gained
+    /// from its jobs all that work sharing nothing gained at that moment. Pairing them cancels most of a host's
+    /// moods, which move both.
+    public var pairsAgainstMachine: [Double] {
+        zip(pairRatios, machine).compactMap { ratio, run in
+            run.sideBySide > 0 && run.oneAfterAnother > 0 ? ratio / (run.oneAfterAnother / run.sideBySide) : nil
+        }
+    }
+}

@@ -60,7 +60,71 @@ import Testing
         let line = lines.first.map(String.init) ?? ""
         #expect(line.contains("in 2 parts of about equal cost was 2.00× as fast side by side"), "\(line)")
         #expect(line.contains("(medians of 3 pairs; pairs 1.67–2.50×)"), "\(line)")
-        #expect(line.hasSuffix("; side by side it took 1.10× its CPU time, the check on 4 jobs 0.57× its CPU on 1"))
+        #expect(line.contains("; side by side it took 1.10× its CPU time, the check on 4 jobs 0.57× its CPU on 1;"))
+        // Pair by pair: 1.8 / 2.5, 1.33 / 1.8 and 2.22 / (2.0 / 1.2) are 0.72, 0.74 and 1.33.
+        #expect(
+            line.hasSuffix(
+                "; pair by pair, the check gained 0.74 of what the reference gained just before it (median; 0.72–1.33)"),
+            "\(line)")
+    }
+
+    /// The targets table's line whose target starts with `prefix`, or "".
+    static func target(_ text: String, _ prefix: String) -> String {
+        text.split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) ?? ""
+    }
+
+    @Test(arguments: [false, true])
+    func eachTargetIsJudgedOnWhatWasMeasured(met: Bool) {
+        // Render: 2.08 s of CPU against 2.0 (1.04×) or 2.12 (1.06×) over two scripts; warm 10.2× or 9.8×;
+        // the folder check on two jobs 1.76× or 1.69×.
+        let rows = [
+            Self.row("a/before.earshot", [(1.0, 1.0)]), Self.row("a/after.earshot", [(met ? 1.08 : 1.12, 1.0)]),
+        ]
+        let cold = Self.usage(1.0)
+        let cache = ScriptBench.CacheRow(
+            name: "check of 2 scripts", cold: cold, warm: Self.usage(met ? 0.098 : 0.102), rerun: cold)
+        let parallel = ScriptBench.ParallelRow(
+            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(met ? 0.17 : 0.1775))
+        var result = Self.result(rows, parallel: [parallel])
+        result.cache = [cache]
+        let text = BenchTable.scripts(result)
+        let verdict = met ? "met" : "missed"
+        let render = Self.target(text, "render of 2 scripts, CPU ≤ 1.05× raw")
+        #expect(render.hasSuffix((met ? "1.04×  " : "1.06×  ") + verdict), "\(text)")
+        let warm = Self.target(text, "check of 2 scripts, warm ≥ 10× faster")
+        #expect(warm.hasSuffix((met ? "10.20×  " : "9.80×  ") + verdict), "\(text)")
+        let jobs = Self.target(text, "check of 2 scripts on 2 jobs, ≥ 1.7× faster")
+        #expect(jobs.hasSuffix((met ? "1.76×  " : "1.69×  ") + verdict), "\(text)")
+    }
+
+    @Test(arguments: [1.6, 1.9])
+    func aMissedParallelTargetNamesWhatTheMachineGainedAndStaysMissed(machine: Double) {
+        var row = ScriptBench.ParallelRow(
+            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.2), pairRatios: [1.5])
+        row.machine = [
+            ScriptBench.MachineRun(oneAfterAnother: machine, sideBySide: 1, cpuOneAfterAnother: 1, cpuSideBySide: 1)
+        ]
+        row.machineParts = 2
+        let text = BenchTable.scripts(Self.result([], parallel: [row]))
+        let line = Self.target(text, "check of 2 scripts on 2 jobs")
+        #expect(line.contains("1.50×  missed; "), "\(text)")
+        if machine < BenchTable.parallelTarget {
+            #expect(
+                line.hasSuffix(
+                    "; so did work that shares nothing (1.60× with the same pairs): this run could not show the target "
+                        + "on this machine"), "\(text)")
+        } else {
+            #expect(line.hasSuffix("; work that shares nothing gained 1.90× with the same pairs"), "\(text)")
+        }
+    }
+
+    @Test func aMetParallelTargetIsMetWhateverTheMachineGained() {
+        var row = ScriptBench.ParallelRow(name: "check of 2 scripts", one: Self.usage(0.4), many: Self.usage(0.2))
+        row.machine = [
+            ScriptBench.MachineRun(oneAfterAnother: 1.5, sideBySide: 1, cpuOneAfterAnother: 1, cpuSideBySide: 1)
+        ]
+        let text = BenchTable.scripts(Self.result([], parallel: [row]))
+        #expect(Self.target(text, "check of 2 scripts on 2 jobs").hasSuffix("2.00×  met"), "\(text)")
     }
 
     @Test func partsOfAboutEqualCostTakeTheCostliestFirst() {
