@@ -176,9 +176,10 @@ public enum BenchTable {
 
     /// One line per target the run measured: what it asks, what was measured and whether it was met.
     ///
-    /// A parallel target is judged on the medians' ratio alone. When it is missed and the machine's own reference
-    /// (work that shares nothing, measured with the same pairs) gained less than the target too, the verdict says
-    /// so: that run could not show the target on this machine. It stays "missed".
+    /// A parallel target is judged on the medians' ratio alone. When it is missed, a line under the table names what
+    /// the machine's own reference (work that shares nothing, measured with the same pairs) gained, and whether
+    /// that fell short of the target too: then that run could not show the target on this machine. The verdict
+    /// stays "missed".
     static func targets(_ result: ScriptBench.Result) -> String {
         func verdict(_ met: Bool) -> String { met ? "met" : "missed" }
         var lines: [[String]] = []
@@ -200,22 +201,21 @@ public enum BenchTable {
                 verdict(faster >= warmTarget),
             ])
         }
+        var notes = ""
         for row in result.parallel where row.many.wall > 0 {
-            var judged = verdict(row.faster >= parallelTarget)
-            if row.faster < parallelTarget, let machine = row.machineFaster {
-                judged +=
-                    machine < parallelTarget
-                    ? "; so did work that shares nothing (" + format(machine, 2) + "× with the same pairs): this run "
-                        + "could not show the target on this machine"
-                    : "; work that shares nothing gained " + format(machine, 2) + "× with the same pairs"
-            }
+            let name = row.name + " on \(result.jobs) jobs"
             lines.append([
-                row.name + " on \(result.jobs) jobs, ≥ " + format(parallelTarget, 1) + "× faster",
-                format(row.faster, 2) + "×", judged,
+                name + ", ≥ " + format(parallelTarget, 1) + "× faster", format(row.faster, 2) + "×",
+                verdict(row.faster >= parallelTarget),
             ])
+            if row.faster < parallelTarget, let machine = row.machineFaster {
+                notes +=
+                    name + " missed; work that shares nothing gained " + format(machine, 2) + "× with the same pairs"
+                notes += machine < parallelTarget ? ", short of the target too: this run could not show it\n" : "\n"
+            }
         }
         guard !lines.isEmpty else { return "" }
-        return "\n" + aligned(["target", "measured", "verdict"], lines)
+        return "\n" + aligned(["target", "measured", "verdict"], lines) + notes
     }
 
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.
