@@ -21,7 +21,8 @@ public struct CacheCommand: Command {
             compare, listen and samples leaves it alone (docs/cache.md).
             """,
         arguments: [
-            ArgumentSpec("action", arity: .optional, help: "clear: remove every cached phrase and remembered check run.")
+            ArgumentSpec(
+                "action", arity: .optional, help: "clear: remove every cached phrase and remembered check run.")
         ],
         options: [],
         examples: ["cache", "cache clear", "check --no-cache Scripts/"])

@@ -83,7 +83,9 @@ enum CheckResults {
             guard let script = FileManager.default.contents(atPath: path) else { return nil }
             let transcript = GoldenTranscript.path(forScript: path)
             let golden = FileManager.default.contents(atPath: transcript).map(ContentHash.of) ?? "absent"
-            fields += ["script \(path)", "bytes \(ContentHash.of(script))", "transcript \(transcript)", "bytes \(golden)"]
+            fields += [
+                "script \(path)", "bytes \(ContentHash.of(script))", "transcript \(transcript)", "bytes \(golden)",
+            ]
         }
         let voices = VoiceLibrary.locateDirectory(
             explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment)
@@ -132,8 +134,9 @@ enum CheckResults {
             switch record {
             case .output(let text): context.writeOutput(text)
             case .error(let text): context.writeError(text)
-            case .folder(let path): try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true)
+            case .folder(let path):
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true)
             case .file(let path, let data): try AtomicFile.write(data, to: path)
             case .exit(let code): exitCode = code
             }

@@ -123,7 +123,9 @@ public struct ResultStore: Sendable {
             guard Self.isResultName(name) else { continue }
             entries.append((name, Int(status.st_size), used))
         }
-        return entries.sorted { ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name) }
+        return entries.sorted {
+            ($0.used.tv_sec, $0.used.tv_nsec, $0.name) < ($1.used.tv_sec, $1.used.tv_nsec, $1.name)
+        }
     }
 
     /// Removes the least recently used results beyond the bounds.

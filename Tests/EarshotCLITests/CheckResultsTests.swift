@@ -89,10 +89,11 @@ import Testing
         }
         #expect(runs[0].status == 1)
         #expect(runs[0].error.contains("mislabelled.earshot: a before script must fail at least one check"))
-        #expect(runs[0].files.keys.sorted() == [
-            "findings.sarif", "results.xml", "timelines/scripts-after.jsonl", "timelines/scripts-before.jsonl",
-            "timelines/scripts-mislabelled.jsonl",
-        ])
+        #expect(
+            runs[0].files.keys.sorted() == [
+                "findings.sarif", "results.xml", "timelines/scripts-after.jsonl", "timelines/scripts-before.jsonl",
+                "timelines/scripts-mislabelled.jsonl",
+            ])
         #expect(runs[1].status == runs[0].status)
         #expect(runs[1].output == runs[0].output)
         #expect(runs[1].error == runs[0].error)
@@ -136,11 +137,13 @@ import Testing
         }
         switch change {
         case "script": try append("# edited\n", to: setup.script)
-        case "transcript": try "not the timeline\n".write(
-            toFile: setup.scripts + "/after.transcript", atomically: true, encoding: .utf8)
+        case "transcript":
+            try "not the timeline\n".write(
+                toFile: setup.scripts + "/after.transcript", atomically: true, encoding: .utf8)
         case "voice": try append("# edited\n", to: setup.voices + "/default.voice")
-        case "variants": try "notes\n".write(
-            toFile: setup.voices + "/variants/notes.txt", atomically: true, encoding: .utf8)
+        case "variants":
+            try "notes\n".write(
+                toFile: setup.voices + "/variants/notes.txt", atomically: true, encoding: .utf8)
         case "linked folder": try append("second\n", to: elsewhere + "/notes.txt")
         case "option": arguments.insert("--quiet", at: 0)
         case "environment": environment["EARSHOT_TEST_MARK"] = "2"
@@ -152,7 +155,8 @@ import Testing
             } else {
                 let text = try String(contentsOfFile: phrases + "/" + stamp, encoding: .utf8)
                 let lines = text.split(separator: "\n").dropLast().map(String.init) + ["version 0.0-not-this-one", ""]
-                try lines.joined(separator: "\n").write(toFile: phrases + "/" + stamp, atomically: true, encoding: .utf8)
+                try lines.joined(separator: "\n").write(
+                    toFile: phrases + "/" + stamp, atomically: true, encoding: .utf8)
             }
         case "damaged":
             for name in setup.remembered {
@@ -241,7 +245,8 @@ import Testing
         // A value that reads like the next field: `--voice` given twice, the second time "flag quiet", against
         // `--voice v --quiet`.
         let lines = [
-            ParsedArguments(command: "check", options: ["voice": ["v", "flag quiet"]], arguments: ["path": [setup.script]]),
+            ParsedArguments(
+                command: "check", options: ["voice": ["v", "flag quiet"]], arguments: ["path": [setup.script]]),
             ParsedArguments(
                 command: "check", options: ["voice": ["v"]], flags: ["quiet"], arguments: ["path": [setup.script]]),
         ]

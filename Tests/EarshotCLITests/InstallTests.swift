@@ -44,15 +44,15 @@ import Testing
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("# Scenario scripts"))
         #if os(Linux)
-        // The playback stand-in built beside the binary is installed with it, and the installed binary loads it.
-        let standIn = prefix.path + "/lib/earshot/libearshot-pcaudio.so"
-        #expect(FileManager.default.fileExists(atPath: standIn))
-        let say = try EarshotBinary.runProgram(
-            installed, ["say", "-o", elsewhere.path + "/hello.wav", "Hello"], in: elsewhere.path,
-            environment: ["EARSHOT_VOICES": nil, "MAKEFLAGS": nil, "LD_DEBUG": "files"])
-        #expect(say.status == 0, "\(say.error.suffix(300))")
-        #expect(say.error.contains("file=" + standIn), "the installed binary did not load its stand-in")
-        #expect(!say.error.contains("file=libpulse"), "PulseAudio was loaded")
+            // The playback stand-in built beside the binary is installed with it, and the installed binary loads it.
+            let standIn = prefix.path + "/lib/earshot/libearshot-pcaudio.so"
+            #expect(FileManager.default.fileExists(atPath: standIn))
+            let say = try EarshotBinary.runProgram(
+                installed, ["say", "-o", elsewhere.path + "/hello.wav", "Hello"], in: elsewhere.path,
+                environment: ["EARSHOT_VOICES": nil, "MAKEFLAGS": nil, "LD_DEBUG": "files"])
+            #expect(say.status == 0, "\(say.error.suffix(300))")
+            #expect(say.error.contains("file=" + standIn), "the installed binary did not load its stand-in")
+            #expect(!say.error.contains("file=libpulse"), "PulseAudio was loaded")
         #endif
 
         let uninstall = try Self.run(

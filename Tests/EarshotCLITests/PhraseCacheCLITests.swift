@@ -309,7 +309,9 @@ import Testing
 
     @Test func aStartOrderThatIsNotAPermutationIsIgnored() throws {
         let delivered = Delivered()
-        try ParallelRuns.forEach(count: 4, jobs: 2, startOrder: [0, 0, 1, 2]) { $0 } deliver: { _, item in
+        try ParallelRuns.forEach(count: 4, jobs: 2, startOrder: [0, 0, 1, 2]) {
+            $0
+        } deliver: { _, item in
             delivered.append(item)
         }
         #expect(delivered.items == [0, 1, 2, 3])

@@ -64,8 +64,10 @@ struct WorkerIsolationTests {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let result = try EarshotBinary.runProgram(
                 try #require(EarshotBinary.path),
-                ["render", "--no-cache", packageRoot + "/Scripts/announcement-spam/before-search.earshot", "-o",
-                 folder + "/speech.wav"],
+                [
+                    "render", "--no-cache", packageRoot + "/Scripts/announcement-spam/before-search.earshot", "-o",
+                    folder + "/speech.wav",
+                ],
                 environment: [
                     "EARSHOT_VOICES": voicesFolder, "EARSHOT_ISOLATION": isolation, "EARSHOT_ESPEAK_LIBRARY": renamed,
                 ])

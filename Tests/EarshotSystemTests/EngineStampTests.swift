@@ -74,8 +74,10 @@ struct EngineStampTests {
         let (_, environment, identity) = try stamped(in: folder, remembering: false)
         let path = EngineStamp.stampPath(in: folder.path, environment: environment)
         let whole = identity + "\nversion 9.99-stamped\n"
-        for broken in [String(whole.dropLast()), identity + "\nversion \n", "", "version 9.99\n",
-                       whole.replacingOccurrences(of: "LD_PRELOAD=", with: "LD_PRELOAD=/x.so")] {
+        for broken in [
+            String(whole.dropLast()), identity + "\nversion \n", "", "version 9.99\n",
+            whole.replacingOccurrences(of: "LD_PRELOAD=", with: "LD_PRELOAD=/x.so"),
+        ] {
             try Data(broken.utf8).write(to: URL(fileURLWithPath: path))
             #expect(EngineStamp.rememberedVersion(in: folder.path, environment: environment) == nil, "\(broken)")
         }
