@@ -50,13 +50,19 @@ enum TextPatterns {
 }
 
 extension String {
-    /// The string without leading and trailing spaces and tabs, as `trimmingCharacters(in: .whitespaces)` gives it;
-    /// an ASCII string (nearly every script line) without going through Foundation.
+    /// The string without leading and trailing spaces and tabs, as `trimmingCharacters(in: .whitespaces)` gives it
+    /// (tabs, Unicode's space separators and the zero-width space, scalar by scalar), without going through
+    /// Foundation: its character sets cost about 0.2 ms to set up, at every start whose script has a line with a
+    /// character outside ASCII.
     func trimmingSpaces() -> String {
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return trimmingCharacters(in: .whitespaces) }
-        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        let scalars = unicodeScalars
+        let isSpace: (Unicode.Scalar) -> Bool = {
+            $0 == " " || $0 == "\t"
+                || ($0.value >= 0x80 && ($0.properties.generalCategory == .spaceSeparator || $0.value == 0x200B))
+        }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
         else { return "" }
-        return String(self[first...last])
+        return String(scalars[first...last])
     }
 }

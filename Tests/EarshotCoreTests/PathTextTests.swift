@@ -18,6 +18,9 @@ import Testing
             }
         }
         #expect(PathText.lastComponent("b.wav") == "b.wav")
+        #expect(PathText.lastComponent("a/b//") == "b")
+        #expect(PathText.lastComponent("///") == "/")
+        #expect(PathText.lastComponent("") == "")
         #expect(PathText.stem("Scripts/x/before-search.earshot") == "before-search")
         #expect(PathText.stem(".hidden") == ".hidden")
     }

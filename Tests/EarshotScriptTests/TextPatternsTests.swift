@@ -26,7 +26,9 @@ import Testing
     @Test(arguments: [
         "  spaced  ", "\ttabbed\t", "none", "", "   ", " inner  space ", "\u{00A0}nbsp\u{00A0}", " café ",
         "\u{2003}em\u{2003} ",
-        "line\n",
+        "line\n", " \u{0301}accent ", "\u{3000}ideographic\u{3000}", "→ arrow →", "\u{200B}zero width\u{200B}",
+        "\u{202F}narrow\u{205F}", "\u{85}next\u{85}", "\u{180E}mongolian\u{180E}", "\u{FEFF}bom\u{FEFF}",
+        "\u{1680}ogham\u{2028}",
     ])
     func trimmingSpacesIsTrimmingWhitespaces(text: String) {
         #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
