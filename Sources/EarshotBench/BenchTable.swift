@@ -174,50 +174,26 @@ public enum BenchTable {
         return line + "\n"
     }
 
-    /// One line per target the run measured: what it asks, what was measured and whether it was met.
-    ///
-    /// A parallel target is judged on the medians' ratio alone. When it is missed, a line under the table names what
-    /// the machine's own reference (work that shares nothing, measured with the same pairs) gained, and whether
-    /// that fell short of the target too: then that run could not show the target on this machine. The verdict
-    /// stays "missed".
+    /// The targets table (``BenchTarget/all(in:)``): what each asks, what was measured and whether it was met; under
+    /// it, a line for each missed parallel target naming what the machine's own reference gained meanwhile.
     static func targets(_ result: ScriptBench.Result) -> String {
-        func verdict(_ met: Bool) -> String { met ? "met" : "missed" }
+        let targets = BenchTarget.all(in: result)
+        guard !targets.isEmpty else { return "" }
         // Three decimals: at two, a ratio of 1.054 read "1.05×  missed" against a bound of 1.05.
-        func measured(_ ratio: Double) -> String { format(ratio, 3) + "×" }
-        var lines: [[String]] = []
-        if !result.rows.isEmpty {
-            let render = result.rows.map(\.render.cpu).reduce(0, +)
-            let raw = result.rows.map(\.raw.cpu).reduce(0, +)
-            if raw > 0 {
-                let scripts = "\(result.rows.count) script\(result.rows.count == 1 ? "" : "s")"
-                lines.append([
-                    "render of \(scripts), CPU ≤ " + format(renderTarget, 2) + "× raw", measured(render / raw),
-                    verdict(render / raw <= renderTarget),
-                ])
+        let lines = targets.map { target in
+            [
+                target.subject + ", " + target.requirement, format(target.measured, 3) + "×",
+                target.met ? "met" : "missed",
+            ]
+        }
+        let notes = targets.filter { !$0.met }.compactMap { target in
+            target.machine.map { machine in
+                target.subject + " missed; work that shares nothing gained " + format(machine, 2) + "× with the same "
+                    + "pairs" + (target.machineFellShort ? ", short of the target too: this run could not show it" : "")
+                    + "\n"
             }
         }
-        for row in result.cache where row.warm.wall > 0 {
-            let faster = row.cold.wall / row.warm.wall
-            lines.append([
-                row.name + ", warm ≥ " + format(warmTarget, 0) + "× faster", measured(faster),
-                verdict(faster >= warmTarget),
-            ])
-        }
-        var notes = ""
-        for row in result.parallel where row.many.wall > 0 {
-            let name = row.name + " on \(result.jobs) jobs"
-            lines.append([
-                name + ", ≥ " + format(parallelTarget, 1) + "× faster", measured(row.faster),
-                verdict(row.faster >= parallelTarget),
-            ])
-            if row.faster < parallelTarget, let machine = row.machineFaster {
-                notes +=
-                    name + " missed; work that shares nothing gained " + format(machine, 2) + "× with the same pairs"
-                notes += machine < parallelTarget ? ", short of the target too: this run could not show it\n" : "\n"
-            }
-        }
-        guard !lines.isEmpty else { return "" }
-        return "\n" + aligned(["target", "measured", "verdict"], lines) + notes
+        return "\n" + aligned(["target", "measured", "verdict"], lines) + notes.joined()
     }
 
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.

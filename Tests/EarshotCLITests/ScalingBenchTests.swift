@@ -137,5 +137,16 @@ struct ScriptBenchTests {
             check.machine.allSatisfy {
                 $0.oneAfterAnother > 0 && $0.sideBySide > 0 && $0.cpuOneAfterAnother > 0 && $0.cpuSideBySide > 0
             }, "\(check.machine)")
+        // Every target is read against what this run measured, the parallel one beside its machine reference.
+        let targets = BenchTarget.all(in: result)
+        #expect(
+            targets.map(\.subject)
+                == [
+                    "render of 2 scripts", "check of 2 scripts", "check of a 2 s stopwatch",
+                    "check of 2 scripts on 2 jobs",
+                ])
+        #expect(targets.allSatisfy { $0.measured > 0 }, "\(targets)")
+        #expect(targets.map { $0.machine != nil } == [false, false, false, true])
+        #expect(BenchTable.scripts(result).contains("\ntarget "))
     }
 }

@@ -1,0 +1,58 @@
+/// One target `earshot bench` reads a run against, with what the run measured and whether it was met.
+///
+/// The targets are computed from a run's result once; ``BenchTable`` prints them. A target is met on its measured
+/// ratio alone: a parallel target also carries what the machine's own reference (work that shares nothing,
+/// measured with the same pairs) gained, so a reader can tell a run that could not show the target on this machine
+/// from one where Earshot fell short; it is never met because of it.
+public struct BenchTarget: Sendable, Equatable {
+    /// What was measured, for example `check of 24 scripts on 2 jobs`.
+    public var subject: String
+    /// What the target asks of it, for example `≥ 1.7× faster` or `warm ≥ 10× faster`.
+    public var requirement: String
+    /// The measured ratio.
+    public var measured: Double
+    /// Whether the measured ratio meets the target.
+    public var met: Bool
+    /// A parallel target's machine reference: how much faster work that shares nothing was side by side, with the
+    /// same pairs; nil for other targets, or when it was not measured.
+    public var machine: Double?
+    /// The bound `measured` is read against.
+    public var bound: Double
+
+    /// Whether the machine's reference fell short of the bound too: the run could not show the target.
+    public var machineFellShort: Bool { machine.map { $0 < bound } ?? false }
+
+    /// The targets `result` measured, in the order the tables show them: the scripts' render against raw
+    /// espeak-ng (CPU), each warm check against its cold one, each parallel run on many jobs against one.
+    public static func all(in result: ScriptBench.Result) -> [BenchTarget] {
+        var targets: [BenchTarget] = []
+        let render = result.rows.map(\.render.cpu).reduce(0, +)
+        let raw = result.rows.map(\.raw.cpu).reduce(0, +)
+        if raw > 0 {
+            let count = result.rows.count
+            targets.append(
+                BenchTarget(
+                    subject: "render of \(count) script\(count == 1 ? "" : "s")",
+                    requirement: "CPU ≤ " + BenchTable.format(BenchTable.renderTarget, 2) + "× raw",
+                    measured: render / raw, met: render / raw <= BenchTable.renderTarget, machine: nil,
+                    bound: BenchTable.renderTarget))
+        }
+        for row in result.cache where row.warm.wall > 0 {
+            let faster = row.cold.wall / row.warm.wall
+            targets.append(
+                BenchTarget(
+                    subject: row.name,
+                    requirement: "warm ≥ " + BenchTable.format(BenchTable.warmTarget, 0) + "× faster",
+                    measured: faster, met: faster >= BenchTable.warmTarget, machine: nil, bound: BenchTable.warmTarget))
+        }
+        for row in result.parallel where row.many.wall > 0 {
+            targets.append(
+                BenchTarget(
+                    subject: row.name + " on \(result.jobs) jobs",
+                    requirement: "≥ " + BenchTable.format(BenchTable.parallelTarget, 1) + "× faster",
+                    measured: row.faster, met: row.faster >= BenchTable.parallelTarget, machine: row.machineFaster,
+                    bound: BenchTable.parallelTarget))
+        }
+        return targets
+    }
+}
