@@ -296,8 +296,9 @@ extension ScriptBench.ParallelRow {
     }
 
     /// Each pair's gain over the gain of the machine's reference measured just before it: 1 when the run gained
-    /// from its jobs all that work sharing nothing gained at that moment. Pairing them cancels most of a host's
-    /// moods, which move both.
+    /// from its jobs all that work sharing nothing gained at that moment. The pairing is meant to take out a host's
+    /// slower and faster spells, which move both; single pairs still spread widely (from 0.5 to 2.5 on a 2-core
+    /// virtual machine), so their median is the figure to read.
     public var pairsAgainstMachine: [Double] {
         zip(pairRatios, machine).compactMap { ratio, run in
             run.sideBySide > 0 && run.oneAfterAnother > 0 ? ratio / (run.oneAfterAnother / run.sideBySide) : nil

@@ -7,7 +7,7 @@ public enum PathText {
     /// no slash.
     public static func lastComponent(_ path: String) -> String {
         // Indices into the path, not reversed copies: this runs at every start, where building a string from a
-        // reversed sequence of characters cost about 0.4 ms of a 40 ms render.
+        // reversed sequence of characters cost about 0.5 ms of the 20 ms a render of a short script takes.
         var end = path.endIndex
         while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
         guard end > path.startIndex else { return path.isEmpty ? "" : "/" }
