@@ -11,13 +11,24 @@ public struct BenchTarget: Sendable, Equatable {
     public var requirement: String
     /// The measured ratio.
     public var measured: Double
-    /// Whether the measured ratio meets the target.
-    public var met: Bool
+    /// Whether `measured` must stay at or under ``bound``, or reach it.
+    public var direction: Direction
     /// A parallel target's machine reference: how much faster work that shares nothing was side by side, with the
     /// same pairs; nil for other targets, or when it was not measured.
     public var machine: Double?
     /// The bound `measured` is read against.
     public var bound: Double
+
+    /// Which side of its bound a measurement must be on.
+    public enum Direction: Sendable, Equatable {
+        /// At most the bound: a cost against a reference.
+        case atMost
+        /// At least the bound: a speed-up.
+        case atLeast
+    }
+
+    /// Whether the measured ratio meets the target.
+    public var met: Bool { direction == .atMost ? measured <= bound : measured >= bound }
 
     /// Whether the machine's reference fell short of the bound too: the run could not show the target.
     public var machineFellShort: Bool { machine.map { $0 < bound } ?? false }
@@ -34,7 +45,7 @@ public struct BenchTarget: Sendable, Equatable {
                 BenchTarget(
                     subject: "render of \(count) script\(count == 1 ? "" : "s")",
                     requirement: "CPU ≤ " + BenchTable.format(BenchTable.renderTarget, 2) + "× raw",
-                    measured: render / raw, met: render / raw <= BenchTable.renderTarget, machine: nil,
+                    measured: render / raw, direction: .atMost, machine: nil,
                     bound: BenchTable.renderTarget))
         }
         for row in result.cache where row.warm.wall > 0 {
@@ -43,14 +54,14 @@ public struct BenchTarget: Sendable, Equatable {
                 BenchTarget(
                     subject: row.name,
                     requirement: "warm ≥ " + BenchTable.format(BenchTable.warmTarget, 0) + "× faster",
-                    measured: faster, met: faster >= BenchTable.warmTarget, machine: nil, bound: BenchTable.warmTarget))
+                    measured: faster, direction: .atLeast, machine: nil, bound: BenchTable.warmTarget))
         }
         for row in result.parallel where row.many.wall > 0 {
             targets.append(
                 BenchTarget(
                     subject: row.name + " on \(result.jobs) jobs",
                     requirement: "≥ " + BenchTable.format(BenchTable.parallelTarget, 1) + "× faster",
-                    measured: row.faster, met: row.faster >= BenchTable.parallelTarget, machine: row.machineFaster,
+                    measured: row.faster, direction: .atLeast, machine: row.machineFaster,
                     bound: BenchTable.parallelTarget))
         }
         return targets
