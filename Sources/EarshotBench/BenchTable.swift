@@ -156,7 +156,7 @@ public enum BenchTable {
         line += "\(row.machineParts) parts of about equal cost was " + format(machineFaster, 2)
         line += "× as fast side by side as one part after another (medians of \(pairs) pair\(pairs == 1 ? "" : "s")"
         if pairs > 1 {
-            line += "; pairs " + range(row.machine.map { $0.sideBySide > 0 ? $0.oneAfterAnother / $0.sideBySide : 0 })
+            line += "; pairs " + range(row.machine.map(\.faster))
         }
         line += ")"
         // Two busy processors can each run slower than one: the reference's CPU shows how much, beside the check's.

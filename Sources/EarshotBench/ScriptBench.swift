@@ -74,6 +74,9 @@ public struct ScriptBench: Sendable {
             self.cpuOneAfterAnother = cpuOneAfterAnother
             self.cpuSideBySide = cpuSideBySide
         }
+
+        /// How much faster the parts were side by side than one after another (0 without a side-by-side time).
+        public var faster: Double { sideBySide > 0 ? oneAfterAnother / sideBySide : 0 }
     }
 
     /// A long stopwatch's cold render against the raw reference of its heard text, `rounds` pairs, medians.
@@ -301,7 +304,7 @@ extension ScriptBench.ParallelRow {
     /// virtual machine), so their median is the figure to read.
     public var pairsAgainstMachine: [Double] {
         zip(pairRatios, machine).compactMap { ratio, run in
-            run.sideBySide > 0 && run.oneAfterAnother > 0 ? ratio / (run.oneAfterAnother / run.sideBySide) : nil
+            run.faster > 0 ? ratio / run.faster : nil
         }
     }
 }
