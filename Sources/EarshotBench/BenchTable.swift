@@ -10,6 +10,14 @@ public enum BenchTable {
     public static let warmTarget = 10.0
     /// How much faster a folder run on two jobs must be than on one.
     public static let parallelTarget = 1.7
+    /// A scaling size is long, and held to ``checkTarget``, when its raw reference took at least this much CPU time.
+    public static let longCheckRawSeconds = 1.0
+    /// Swiping through this many elements must check within ``swipeSeconds`` of CPU time.
+    public static let swipeElements = 10_000
+    public static let swipeSeconds = 5.0
+    /// Typing this many keys (four hours, a key every 150 ms) must check within ``typingMegabytes`` of peak memory.
+    public static let typingKeys = 96_000
+    public static let typingMegabytes = 1024.0
 
     /// The per-script table, the cache lines and the stopwatch line.
     public static func scripts(_ result: ScriptBench.Result) -> String {
@@ -95,7 +103,7 @@ public enum BenchTable {
             }
             text += "), peak memory \(stopwatch.render.peakKilobytes / 1024) MB\n"
         }
-        return text + targets(result)
+        return text + targets(BenchTarget.all(in: result))
     }
 
     /// The scaling table: one line per workload size, then one line of fitted exponents per workload.
@@ -118,8 +126,8 @@ public enum BenchTable {
         text += "speaking the heard text in a child process (start-up included on both sides); cold check and raw: "
         text += "medians of paired runs (--rounds) for sizes whose check takes under "
         text += format(ScalingBench.repeatedBelowSeconds, 1) + " s; ratios of CPU time; "
-        text += "target: a long script's check ≤ "
-        text += format(checkTarget, 1) + "× raw\n"
+        text += "target: a long script's check ≤ " + format(checkTarget, 1) + "× raw (long: its raw reference took "
+        text += format(longCheckRawSeconds, 0) + " s of CPU or more)\n"
         text += "\nfitted exponent of cost above start-up over sizes (1 = linear, 2 = quadratic; over "
         text += format(ScalingFit.linearLimit, 1) + " is flagged):\n"
         func exponent(_ value: Double?) -> String { value.map { format($0, 2) } ?? "—" }
@@ -131,7 +139,7 @@ public enum BenchTable {
             ]
         }
         text += aligned(["workload", "check CPU", "check MB", "render CPU", "render MB", "verdict"], fitLines)
-        return text
+        return text + targets(BenchTarget.all(in: result))
     }
 
     /// With more than one round: the lowest and highest of each round's total render CPU over its total raw CPU
@@ -174,17 +182,12 @@ public enum BenchTable {
         return line + "\n"
     }
 
-    /// The targets table (``BenchTarget/all(in:)``): what each asks, what was measured and whether it was met; under
-    /// it, a line for each missed parallel target naming what the machine's own reference gained meanwhile.
-    static func targets(_ result: ScriptBench.Result) -> String {
-        let targets = BenchTarget.all(in: result)
+    /// The targets table: what each target asks, what was measured and whether it was met; under it, a line for
+    /// each missed parallel target naming what the machine's own reference gained meanwhile.
+    static func targets(_ targets: [BenchTarget]) -> String {
         guard !targets.isEmpty else { return "" }
-        // Three decimals: at two, a ratio of 1.054 read "1.05×  missed" against a bound of 1.05.
         let lines = targets.map { target in
-            [
-                target.subject + ", " + target.requirement, format(target.measured, 3) + "×",
-                target.met ? "met" : "missed",
-            ]
+            [target.subject + ", " + target.requirement, measured(target), target.met ? "met" : "missed"]
         }
         let notes = targets.filter { !$0.met }.compactMap { target in
             target.machine.map { machine in
@@ -194,6 +197,17 @@ public enum BenchTable {
             }
         }
         return "\n" + aligned(["target", "measured", "verdict"], lines) + notes.joined()
+    }
+
+    /// A target's measurement with its unit. Three decimals for a ratio or seconds: at two, a ratio of 1.054 read
+    /// "1.05×  missed" against a bound of 1.05. Peak memory in whole megabytes, rounded up for the same reason.
+    static func measured(_ target: BenchTarget) -> String {
+        switch target.unit {
+        case .ratio: format(target.measured, 3) + "×"
+        case .seconds: format(target.measured, 3) + " s"
+        case .megabytes: String(Int(target.measured.rounded(.up))) + " MB"
+        case .exponent: format(target.measured, 3)
+        }
     }
 
     /// `1.02–1.31×` for the lowest and highest of `ratios`; `—` without any.

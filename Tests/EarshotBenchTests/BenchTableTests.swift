@@ -158,4 +158,81 @@ import Testing
             #expect(line.contains("(1.10× raw espeak-ng's 1.00 s; medians of 2 rounds; rounds 1.00–1.20×)"), "\(text)")
         }
     }
+
+    /// A scaling row: `check` and `raw` CPU seconds, the check's peak memory in megabytes.
+    static func scalingRow(_ workload: String, _ size: Int, check: Double, raw: Double, megabytes: Int = 100)
+        -> ScalingBench.Row
+    {
+        let usage = Self.usage(1)
+        var checked = Self.usage(check)
+        checked.peakKilobytes = megabytes * 1024
+        return ScalingBench.Row(
+            workload: workload, size: size, check: checked, render: usage, warmCheck: usage, warmRender: usage,
+            raw: Self.usage(raw))
+    }
+
+    static func fit(_ workload: String, highest: Double) -> ScalingBench.Fit {
+        ScalingBench.Fit(workload: workload, checkCPU: 1.0, checkMemory: 0.4, renderCPU: highest, renderMemory: 0.9)
+    }
+
+    static func scaling(_ rows: [ScalingBench.Row], fits: [ScalingBench.Fit]) -> String {
+        BenchTable.scaling(
+            ScalingBench.Result(rows: rows, fits: fits, baseline: scalingRow("start-up", 0, check: 0.02, raw: 0.02)))
+    }
+
+    /// Each of the scaling targets, on either side of its bound: a workload's highest exponent 1.25 or 1.35
+    /// against 1.3, a long check 1.08× or 1.12× raw against 1.1×, swiping 10,000 elements in 4.9 or 5.1 s
+    /// against 5 s, typing 96,000 keys in 900 or 1,100 MB against 1,024 MB.
+    @Test(arguments: [false, true])
+    func eachScalingTargetIsJudgedOnWhatWasMeasured(met: Bool) {
+        let rows = [
+            Self.scalingRow("stopwatch", 60, check: 0.1, raw: 0.1),
+            Self.scalingRow("stopwatch", 3600, check: met ? 2.16 : 2.24, raw: 2.0),
+            Self.scalingRow("swiping", 3000, check: 1.5, raw: 0.3),
+            Self.scalingRow("swiping", 10_000, check: met ? 4.9 : 5.1, raw: 0.9),
+            Self.scalingRow("typing", 24_000, check: 2, raw: 2, megabytes: 300),
+            Self.scalingRow("typing", 96_000, check: 8, raw: 8, megabytes: met ? 900 : 1100),
+        ]
+        let fits = [
+            Self.fit("stopwatch", highest: 1.02), Self.fit("swiping", highest: met ? 1.25 : 1.35),
+            Self.fit("typing", highest: 1.1),
+        ]
+        let text = Self.scaling(rows, fits: fits)
+        let verdict = met ? "met" : "missed"
+        let growth = Self.target(text, "swiping, check and render, exponent of time and memory ≤ 1.3")
+        #expect(growth.hasSuffix((met ? "1.250  " : "1.350  ") + verdict), "\(text)")
+        #expect(Self.target(text, "stopwatch, check and render, ").hasSuffix("1.020  met"), "\(text)")
+        let long = Self.target(text, "check of stopwatch 3600 s, CPU ≤ 1.1× raw")
+        #expect(long.hasSuffix((met ? "1.080×  " : "1.120×  ") + verdict), "\(text)")
+        let swipe = Self.target(text, "check of swiping 10000 elements, CPU ≤ 5 s")
+        #expect(swipe.hasSuffix((met ? "4.900 s  " : "5.100 s  ") + verdict), "\(text)")
+        let typing = Self.target(text, "check of typing 96000 keys, peak memory ≤ 1024 MB")
+        #expect(typing.hasSuffix((met ? "900 MB  " : "1100 MB  ") + verdict), "\(text)")
+        // The swiping run's raw reference took under a second: short, not held to 1.1× raw though 5.4× it.
+        #expect(!text.contains("check of swiping 10000 elements, CPU ≤ 1.1× raw"), "\(text)")
+        #expect(Self.target(text, "check of typing 96000 keys, CPU ≤ 1.1× raw").hasSuffix("1.000×  met"), "\(text)")
+    }
+
+    /// A run that stopped short of the sizes the targets name (`--steps`, `--quick`) shows no target for them, and
+    /// holds no size to 1.1× raw whose reference took under a second; its growth targets remain.
+    @Test func aShortScalingRunShowsOnlyTheTargetsItReached() {
+        let rows = [
+            Self.scalingRow("swiping", 100, check: 0.2, raw: 0.1),
+            Self.scalingRow("swiping", 3000, check: 1.5, raw: 0.99),
+            Self.scalingRow("typing", 400, check: 0.2, raw: 0.1, megabytes: 2000),
+        ]
+        let text = Self.scaling(rows, fits: [Self.fit("swiping", highest: 1.0)])
+        let lines = text.split(separator: "\n").drop { !$0.hasPrefix("target ") }
+        #expect(lines.count == 3, "\(text)")
+        #expect(Self.target(text, "swiping, check and render, ").hasSuffix("1.000  met"), "\(text)")
+        #expect(!text.contains("CPU ≤ 1.1× raw  "), "\(text)")
+        #expect(!text.contains("missed"), "\(text)")
+    }
+
+    @Test func peakMemoryJustOverItsBoundReadsOverIt() {
+        var row = Self.scalingRow("typing", 96_000, check: 8, raw: 8)
+        row.check.peakKilobytes = 1024 * 1024 + 1
+        let text = Self.scaling([row], fits: [])
+        #expect(Self.target(text, "check of typing 96000 keys, peak").hasSuffix("1025 MB  missed"), "\(text)")
+    }
 }

@@ -28,14 +28,20 @@ struct ScalingBenchTests {
         }
         #expect(rows.prefix(3).map { $0.split(separator: " ")[1] } == ["10", "20", "40"])
         #expect(lines.contains { $0.hasPrefix("start-up ") })
-        // Header, rule, start-up, 6 sizes, the legend; the fit's title, header, rule and 2 workloads; on Linux the
+        // Header, rule, start-up, 6 sizes, the legend; the fit's title, header, rule and 2 workloads; the targets'
+        // header, rule and the 2 workloads' growth (the quick sizes are short: none is held to raw); on Linux the
         // share of processor time the hypervisor took; nothing else (blank lines are not counted).
         #if os(Linux)
-            #expect(lines.count == 16, "\(result.output)")
+            #expect(lines.count == 20, "\(result.output)")
             #expect(lines.last?.hasPrefix("machine: ") == true, "\(result.output)")
         #else
-            #expect(lines.count == 15, "\(result.output)")
+            #expect(lines.count == 19, "\(result.output)")
         #endif
+        let targets = lines.drop { !$0.hasPrefix("target ") }.dropFirst(2).prefix(2)
+        #expect(
+            targets.map { $0.prefix { $0 != "," } } == ["stopwatch", "swiping"]
+                && targets.allSatisfy { $0.contains(", check and render, exponent of time and memory ≤ 1.3 ") },
+            "\(result.output)")
         for fit in rows.suffix(2) {
             let cells = fit.split(separator: " ", omittingEmptySubsequences: true)
             #expect(cells.dropFirst().prefix(4).allSatisfy { Double($0) != nil }, "\(fit)")
