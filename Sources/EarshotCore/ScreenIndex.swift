@@ -91,6 +91,20 @@ struct ScreenIndex {
     /// Where the element with `id` sits in the tree (child indexes from the top level down).
     func path(of id: String) -> [Int]? { paths[id] }
 
+    /// Lets go of the children held by the index's copies of the element at `path` and of its ancestors, before
+    /// the screen changes that element. Those copies share the arrays on the way to it with the screen: kept, they
+    /// made the screen copy each of those arrays whole to change one element in them, and `refresh` then free the
+    /// old copy, so one change to a row of a 5,000-row list cost two walks of the list. Until `refresh` puts the
+    /// new elements back, the index answers wrongly for them: `refresh(changed:from:in:)` must follow, or the index
+    /// be dropped.
+    mutating func release(path: [Int], in screen: Screen) {
+        for depth in 1..<path.count + 1 {
+            guard let node = screen.element(at: path[..<depth]) else { return }
+            elements[node.id]?.children = []
+            if let position = positions[node.id] { order[position].children = [] }
+        }
+    }
+
     /// Takes in a change to the element with `id` (now in `screen`, `old` before), in place when the change
     /// leaves the tree's shape as it was: same visibility, container, focusability, traits and children count,
     /// and no id repeated. Then only the element and its ancestors (whose children hold it) are refreshed.

@@ -284,10 +284,13 @@ public final class Simulation {
         cachedIndex = nil
         let index = focusedID.flatMap(lookup.position(of:))
         // The first element with the id in document order, as `Screen.update(_:_:)` finds it, reached by its path.
-        guard let path = lookup.path(of: id), let old = lookup.element(id), screen.update(at: path, change) else {
+        guard let path = lookup.path(of: id), let old = lookup.element(id) else {
             cachedIndex = lookup
             return
         }
+        // Changed in place only when the screen's arrays on the way to the element are not shared with the index.
+        lookup.release(path: path, in: screen)
+        guard screen.update(at: path, change) else { return }
         if lookup.refresh(changed: id, from: old, in: screen) { cachedIndex = lookup }
         let sequence = nextSequence()
         if let new = screen.element(at: path) {

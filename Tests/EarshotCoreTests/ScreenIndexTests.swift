@@ -101,6 +101,58 @@ import Testing
         if inPlace { Self.expectMatches(index, screen) }
     }
 
+    /// Where a list's rows are stored: the same address before and after a change means it was made in place.
+    static func storage(of rows: [AccessibilityElement]) -> UnsafeRawPointer? {
+        rows.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// A screen of its own (a list of 50 rows in a contain group), sharing no storage with any other.
+    static func list() -> [AccessibilityElement] {
+        [
+            AccessibilityElement(id: "title", label: "Feed", traits: .header),
+            AccessibilityElement(
+                id: "rows", container: .contain,
+                children: (1...50).map { AccessibilityElement(id: "row-\($0)", label: "Row") }, containerType: .list),
+        ]
+    }
+
+    /// The index's copy of the list shares the rows' storage with the screen: kept, it makes the screen copy all
+    /// 50 rows to change one (and the refresh free the old ones), a walk of the list per change. Released first,
+    /// the change is made in place, and the refreshed index answers as the tree walks do.
+    @Test(arguments: [true, false])
+    func aReleasedPathIsChangedInPlaceAndRefreshed(released: Bool) throws {
+        var screen = Screen(name: "s", elements: Self.list())
+        var index = ScreenIndex(screen)
+        let path = try #require(index.path(of: "row-7"))
+        let old = try #require(index.element("row-7"))
+        let before = Self.storage(of: screen.elements[1].children)
+        if released { index.release(path: path, in: screen) }
+        let changed = screen.update(at: path) { element in element.label = "Row 7, new" }
+        #expect(changed)
+        let after = Self.storage(of: screen.elements[1].children)
+        #expect((after == before) == released)
+        let refreshed = index.refresh(changed: "row-7", from: old, in: screen)
+        #expect(refreshed)
+        Self.expectMatches(index, screen)
+        #expect(index.element("rows")?.children[6].label == "Row 7, new")
+    }
+
+    /// In the engine: after the first change (the run's history keeps the screen it started with, so that one is a
+    /// copy), each change to a row of the list leaves the list where it is.
+    @Test func theEngineChangesARowOfAListInPlace() {
+        let bench = Bench(elements: Self.list())
+        bench.user(.focus("title"))
+        bench.post(.setLabel("row-3", "Row 3, first"))
+        let before = Self.storage(of: bench.simulation.screen.elements[1].children)
+        for count in 1...5 {
+            bench.post(.setLabel("row-3", TextTemplate.literal("Row 3, change \(count)")))
+            #expect(Self.storage(of: bench.simulation.screen.elements[1].children) == before, "change \(count)")
+        }
+        #expect(bench.simulation.screen.element("row-3")?.label == "Row 3, change 5")
+        bench.user(.swipeNext)
+        #expect(bench.simulation.focusedID == "row-1")
+    }
+
     @Test func aPathOutsideTheTreeFindsAndChangesNothing() {
         var screen = Self.screen
         #expect(screen.element(at: [3, 0, 9]) == nil)
