@@ -114,7 +114,8 @@ public final class EspeakSynthesizer: Synthesizer, @unchecked Sendable {
         var samples: [Int16] = []
         var words: [WordBoundary] = []
         let stopped = try synthesize(text, voice: voice, frameLimit: frameLimit, streaming: false) { chunk, events in
-            samples.append(contentsOf: chunk)
+            // Most phrases come in one chunk: taking its array as it is spares a copy of the audio.
+            if samples.isEmpty { samples = Array(chunk) } else { samples.append(contentsOf: chunk) }
             for event in events where event.kind == .word {
                 words.append(WordBoundary(frame: event.frame, textRange: event.textRange))
             }
