@@ -125,7 +125,7 @@ public enum BenchTable {
         text += "(a check replays the run it remembered, a render reads its phrases' audio); raw: plain espeak-ng "
         text += "speaking the heard text in a child process (start-up included on both sides); cold check and raw: "
         text += "medians of paired runs (--rounds) for sizes whose check takes under "
-        text += format(ScalingBench.repeatedBelowSeconds, 1) + " s; ratios of CPU time; "
+        text += format(ScalingBench.repeatedBelowSeconds, 1) + " s and each workload's largest; ratios of CPU time; "
         text += "target: a long script's check ≤ " + format(checkTarget, 1) + "× raw (long: its raw reference took "
         text += format(longCheckRawSeconds, 0) + " s of CPU or more)\n"
         text += "\nfitted exponent of cost above start-up over sizes (1 = linear, 2 = quadratic; over "

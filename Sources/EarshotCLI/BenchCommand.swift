@@ -40,7 +40,8 @@ public struct BenchCommand: Command {
                 "rounds", valueName: "n",
                 help:
                     "Paired runs per measurement; medians count (with --scaling: the cold check and the reference of "
-                    + "each size whose check takes under \(ScalingBench.repeatedBelowSeconds) s of CPU).",
+                    + "each size whose check takes under \(ScalingBench.repeatedBelowSeconds) s of CPU, and of each "
+                    + "workload's largest).",
                 defaultValue: "3"),
             VoiceOptions.voices,
             .flag(

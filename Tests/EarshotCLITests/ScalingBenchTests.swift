@@ -78,6 +78,43 @@ struct ScalingBenchTests {
         #expect(caches.count - before.count == 3 + (rounds - 1))
     }
 
+    /// A long size (here every size is long: the threshold is 0 s) is measured once, unless its target against raw
+    /// reads it (its workload's largest): then its cold check and reference are paired once per round too.
+    @Test(arguments: [false, true])
+    func aLongSizeIsMeasuredOnceUnlessItIsJudged(judged: Bool) throws {
+        let executable = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
+        defer { runner.removeScratch() }
+        var bench = ScalingBench(runner: runner, rounds: 3)
+        bench.repeatedBelow = 0
+        func caches() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: runner.scratch).filter { $0.hasPrefix("cache-") }.count
+        }
+        let before = try caches()
+        _ = try bench.measure("fixture", 5, script: ScalingWorkload.rapid(events: 5), judged: judged)
+        // One each for the cold check, the cold render and the heard text; one more per further round's check.
+        #expect(try caches() - before == 3 + (judged ? 2 : 0))
+    }
+
+    /// A run judges one size of each workload (its largest), not every size and not none.
+    @Test func aRunJudgesOneSizePerWorkload() throws {
+        let executable = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
+        defer { runner.removeScratch() }
+        var bench = ScalingBench(runner: runner, rounds: 2)
+        bench.repeatedBelow = 0
+        let fixture = ScalingWorkload(
+            name: "fixture", unit: "events", sizes: [3, 6], quickSizes: [],
+            script: { size in ScalingWorkload.rapid(events: size) })
+        let before = try FileManager.default.contentsOfDirectory(atPath: runner.scratch).count
+        _ = try bench.run([fixture], sizes: \.sizes)
+        let after = try FileManager.default.contentsOfDirectory(atPath: runner.scratch)
+        // Per size: a script, a WAV (with its .vtt and .jsonl), a phrase list, 3 caches; one more cache for the
+        // judged size's second round; the start-up row likewise, measured once.
+        let caches = after.filter { $0.hasPrefix("cache-") }.count
+        #expect(caches == 3 * 3 + 1, "\(after.sorted()) (\(before) before)")
+    }
+
     /// A fixture whose script grows as size² (n² announcements) must be reported near 2 and flagged; the same
     /// script growing as n near 1 and not flagged: the measurement and the fit can tell them apart.
     @Test(arguments: [true, false])
