@@ -39,8 +39,7 @@ struct PhraseEntry: Equatable {
 
     /// The entry's bytes.
     func encoded() -> Data {
-        // Room for all of it at once: grown as it went, the audio was copied several times over (perf: a third of
-        // this function's time in a short render).
+        // Room for all of it at once: grown as it went, the audio already in it was copied again at each doubling.
         var data = Self.header(
             magic: Self.magic, key: key, sampleRate: speech.sampleRate, flag: speech.stoppedEarly,
             frameCount: speech.frameCount, followedBy: 4 + 24 * speech.words.count + 2 * speech.samples.count + 8)
@@ -164,8 +163,8 @@ struct EntryReader {
         return words
     }
 
-    /// The start every entry shares (``PhraseEntry/header(magic:key:sampleRate:flag:frameCount:followedBy:)``) when its magic,
-    /// format version and key are the ones asked for and its flag is 0 or 1; nil otherwise.
+    /// The start every entry shares (``PhraseEntry/header(magic:key:sampleRate:flag:frameCount:followedBy:)``) when
+    /// its magic, format version and key are the ones asked for and its flag is 0 or 1; nil otherwise.
     mutating func header(magic expected: [UInt8], key: String) -> (sampleRate: UInt32, flag: Bool, frames: UInt64)? {
         guard let magic = bytes(expected.count), Array(magic) == expected,
             integer(UInt32.self) == UInt32(PhraseCache.formatVersion),
