@@ -99,7 +99,7 @@ public struct ScalingBench: Sendable {
     /// and raw reference are measured again, alternately, up to ``rounds`` pairs: a single run of a fraction of a
     /// second on a busy machine can be 20 % off either way, and their ratio is the target's. So is a `judged` one
     /// (its workload's largest size), however long: on a host whose speed drifts within a minute, single runs of
-    /// the same long check against its reference read from 0.77× to 1.37×.
+    /// one workload's long sizes against their references read from 0.77× to 1.37×.
     func measure(_ name: String, _ size: Int, script text: String, judged: Bool = false) throws(BenchError) -> Row {
         let script = try runner.write(text, named: "\(name)-\(size).earshot")
         let output = runner.scratch + "/\(name)-\(size).wav"
