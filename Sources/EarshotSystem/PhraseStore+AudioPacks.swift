@@ -48,7 +48,7 @@ extension PhraseStore {
     static let audioPacksBeforeMerging = 8
 
     /// A process starts a new audio pack past this size: an eighth of the bound, at most 32 MiB, so the bound's
-    /// eviction keeps most of a long run's audio rather than all or nothing.
+    /// eviction keeps part of a run longer than the bound (its start, see ``evict()``) rather than all or nothing.
     var audioPackBytes: Int { max(1, min(32 << 20, limit / 8)) }
 
     /// True for `<20 digits>-<digits>-<hex>.audio`.
@@ -259,6 +259,7 @@ extension PhraseStore {
             }
             if state.audioLoaded { state.audioPacks[file] = open.size + index.count }
         }
+        noteWrittenPack(file, audio: true)
         noteWritten(bytes: open.size + index.count, replacing: 0)
     }
 
@@ -340,6 +341,7 @@ extension PhraseStore {
         let file = Self.packFileName(stamp: stamp, extension: Self.audioPackExtension)
         let data = Self.audioPack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
+        noteWrittenPack(file, audio: true)
         noteWritten(bytes: data.count, replacing: 0)
         return file
     }

@@ -178,6 +178,7 @@ extension PhraseStore {
         let file = Self.packFileName(stamp: stamp, extension: ".pack")
         let data = Self.pack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
+        noteWrittenPack(file, audio: false)
         noteWritten(bytes: data.count, replacing: 0)
         return file
     }
@@ -236,6 +237,12 @@ extension PhraseStore {
         Self.markUsed(packFolder + "/" + file)
     }
 
+    /// Records `file` as a pack this process wrote (before its size is counted: the bound may evict it at once).
+    func noteWrittenPack(_ file: String, audio: Bool) {
+        let state = Self.packState(for: folder)
+        state.lock.withLock { state.written.append((file, audio)) }
+    }
+
     /// Forgets what this process knows of the folder's packs (after `clear`).
     func forgetPacks() {
         let state = Self.packState(for: folder)
@@ -245,6 +252,8 @@ extension PhraseStore {
             state.packFiles = []
             state.looseEntries = []
             state.touched = []
+            state.written = []
+            state.audioFull = false
             state.audioLoaded = false
             state.audioIndex = [:]
             state.audioPacks = [:]
@@ -292,6 +301,11 @@ final class PackState: @unchecked Sendable {
     var looseEntries: Set<String> = []
     /// Packs already marked used by this process.
     var touched: Set<String> = []
+    /// Packs this process wrote, oldest first, and whether each holds audio: with ``touched``, this run's own
+    /// packs, which the bound evicts last (see ``PhraseStore/evict()``).
+    var written: [(file: String, audio: Bool)] = []
+    /// Set once the bound had to evict audio this process wrote: what the run still synthesizes is not stored.
+    var audioFull = false
     /// Timing entries queued for this process's next pack.
     var timings = PackQueue()
     /// Whether the indexes of the folder's audio packs were read.

@@ -168,6 +168,9 @@ final class PhraseStore: @unchecked Sendable {
             try Self.createFolder(folder)
             lock.withLock { folderMade = true }
         }
+        // The bound already had to evict this run's own audio: more of it would only evict more (see `evict()`).
+        let packState = Self.packState(for: folder)
+        if !Self.isPackable(data), packState.lock.withLock({ packState.audioFull }) { return }
         let path = folder + "/" + name
         let (serial, queued) = Self.pendingLock.withLock { () -> (Int, Int) in
             let serial = (Self.pending[path]?.serial ?? 0) + 1
@@ -303,20 +306,50 @@ final class PhraseStore: @unchecked Sendable {
         return (entries, entries.reduce(0) { $0 + $1.size })
     }
 
-    /// Removes the least recently used entries until the rest fill at most nine tenths of the bound.
+    /// Removes entries until the rest fill at most nine tenths of the bound, the run's own packs last.
+    ///
+    /// Plain least-recently-used eviction fails a run longer than the bound, run after run: the first run keeps its
+    /// end, the next one asks for its start first, misses, and the audio it stores evicts the end before the run
+    /// gets there. Every phrase misses every time (a 600-second stopwatch under an 8 MB bound rendered as slowly warm
+    /// as cold). So what this run read from the cache or wrote to it (its packs, ``PackState/touched`` and
+    /// ``PackState/written``) is kept while anything else can go:
+    ///
+    /// 1. other entries, least recently used first;
+    /// 2. then the audio packs this run wrote, newest first: the cache keeps the start of a run longer than the
+    ///    bound, and the run stores no more audio (``PackState/audioFull``);
+    /// 3. then, when what the run read fills the bound alone, the least recently used of the rest.
+    ///
+    /// The next run of the same scenario finds that start, its reads protect it in turn, and what it synthesizes
+    /// after it evicts only its own audio again.
     func evict() {
-        lock.withLock {
+        let state = Self.packState(for: folder)
+        let (touched, written) = state.lock.withLock { (state.touched, state.written) }
+        let own = Set((Array(touched) + written.map(\.file)).map { Self.packFolderName + "/" + $0 })
+        let evictedOwnAudio = lock.withLock { () -> Bool in
             let (entries, scanned) = scan()
             var total = scanned
             let target = limit / 10 * 9
-            var index = 0
-            while total > target, index < entries.count {
-                unlink(folder + "/" + entries[index].name)
-                total -= entries[index].size
-                index += 1
+            var removed: Set<String> = []
+            func remove(_ name: String, size: Int) {
+                guard total > target, !removed.contains(name) else { return }
+                unlink(folder + "/" + name)
+                removed.insert(name)
+                total -= size
             }
+            for entry in entries where !own.contains(entry.name) { remove(entry.name, size: entry.size) }
+            let sizes = Dictionary(entries.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+            var evictedOwnAudio = false
+            for pack in written.reversed() where pack.audio && total > target {
+                let name = Self.packFolderName + "/" + pack.file
+                guard let size = sizes[name], !removed.contains(name) else { continue }
+                remove(name, size: size)
+                evictedOwnAudio = true
+            }
+            for entry in entries { remove(entry.name, size: entry.size) }
             estimate = total
+            return evictedOwnAudio
         }
+        if evictedOwnAudio { state.lock.withLock { state.audioFull = true } }
     }
 
     /// True for the names of files this store writes and owns: entries and temporaries.

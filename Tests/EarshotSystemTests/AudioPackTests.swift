@@ -192,7 +192,7 @@ import Testing
         #expect(store.read(PhrasePackTests.name(100))?.count == PhraseStore.smallAudioPackBytes)
     }
 
-    /// A pack is ended past an eighth of the bound, so the bound evicts the start of a long run, not all of it.
+    /// A pack is ended past an eighth of the bound, so the bound can keep part of a long run, not all or nothing.
     @Test(arguments: [80_000, 1 << 30])
     func aLongRunStartsANewPackPastAnEighthOfTheBound(limit: Int) throws {
         let folder = PhraseCacheTests.folder()
@@ -214,6 +214,84 @@ import Testing
         }
         PhrasePackTests.newProcess(folder)
         for number in 1...20 { #expect(store.read(PhrasePackTests.name(number))?.count == 3_000, "\(number)") }
+    }
+
+    /// One run of a scenario longer than the bound, as a render makes it: each phrase is read from the cache, and
+    /// written when it was not there. Returns how many were read.
+    static func runLongerThanTheBound(_ store: PhraseStore, phrases: ClosedRange<Int>) throws -> Int {
+        var hits = 0
+        for number in phrases {
+            let (name, data) = Self.entry(number, bytes: 3_000)
+            if let found = store.read(name) {
+                #expect(found == data, "\(number)")
+                store.touch(name)
+                hits += 1
+            } else {
+                try store.write(data, as: name)
+            }
+        }
+        PhraseStore.finishWrites()
+        return hits
+    }
+
+    /// A run longer than the bound keeps its start, and every later run of it finds that start. With plain
+    /// least-recently-used eviction the first run kept its end, and the next one, asking for its start first,
+    /// stored audio that evicted the end before it got there: no run ever found anything.
+    @Test func aRunLongerThanTheBoundKeepsItsStartForEveryLaterRun() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let limit = 80_000
+        let store = PhraseStore(folder: folder, limit: limit, writesInBackground: true)
+        let phrases = 1...60  // 180,000 bytes of audio
+        #expect(try Self.runLongerThanTheBound(store, phrases: phrases) == 0)
+        #expect(PhraseCache.Folder(path: folder).usage().bytes <= limit)
+        PhrasePackTests.newProcess(folder)
+        #expect(store.read(PhrasePackTests.name(1)) != nil, "the run's start is kept")
+        #expect(store.read(PhrasePackTests.name(60)) == nil, "its end is not")
+        PhrasePackTests.newProcess(folder)
+        let kept = AudioPackTests.audioPacks(in: folder)
+        let second = try Self.runLongerThanTheBound(store, phrases: phrases)
+        // The bound holds nine tenths of 80,000 bytes: about twenty entries of 3,000 (packs of an eighth of it).
+        #expect(second >= 15, "\(second) phrases found")
+        #expect(PhraseCache.Folder(path: folder).usage().bytes <= limit)
+        #expect(AudioPackTests.audioPacks(in: folder) == kept, "what the second run stored is what it evicted")
+        let state = PhraseStore.packState(for: folder)
+        #expect(state.lock.withLock { state.audioFull }, "the run stores no more audio")
+        PhrasePackTests.newProcess(folder)
+        #expect(try Self.runLongerThanTheBound(store, phrases: phrases) == second, "every later run finds as much")
+    }
+
+    /// Once the bound evicted audio a run wrote, the run stores no more audio (it would only evict more of its own),
+    /// but still its timings.
+    @Test func aRunWhoseAudioTheBoundEvictedStoresNoMoreAudio() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 1 << 30, writesInBackground: true)
+        let state = PhraseStore.packState(for: folder)
+        state.lock.withLock { state.audioFull = true }
+        let audio = Self.entry(1, bytes: 3_000)
+        let timing = (PhrasePackTests.name(2), Data(TimingEntry.magic + [1, 2, 3]))
+        try store.write(audio.data, as: audio.name)
+        try store.write(timing.1, as: timing.0)
+        PhraseStore.finishWrites()
+        #expect(store.read(audio.name) == nil)
+        PhrasePackTests.newProcess(folder)
+        #expect(store.read(audio.name) == nil && Self.audioPacks(in: folder).isEmpty)
+        #expect(store.read(timing.0) == timing.1)
+    }
+
+    /// What a run neither read nor wrote still goes first, least recently used first.
+    @Test func anotherRunsPacksGoBeforeThisRunsOwn() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = PhraseStore(folder: folder, limit: 80_000, writesInBackground: true)
+        #expect(try Self.runLongerThanTheBound(store, phrases: 101...110) == 0)
+        let other = AudioPackTests.audioPacks(in: folder)
+        PhrasePackTests.newProcess(folder)
+        #expect(try Self.runLongerThanTheBound(store, phrases: 1...60) == 0)
+        #expect(Set(AudioPackTests.audioPacks(in: folder)).isDisjoint(with: other), "the other run's packs went")
+        PhrasePackTests.newProcess(folder)
+        #expect(store.read(PhrasePackTests.name(1)) != nil, "this run's start stayed")
     }
 
     @Test func clearRemovesAudioPacksAndCountsTheirEntries() throws {
