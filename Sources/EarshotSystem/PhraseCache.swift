@@ -129,7 +129,8 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
             if damaged { counters.damaged += 1 }
             return writable
         }
-        guard shouldStore, storesAudio, !(entry?.covers(speech) ?? false) else { return speech }
+        // Once the bound evicted this run's own audio, encoding more for the store would be work thrown away.
+        guard shouldStore, storesAudio, store.acceptsAudio, !(entry?.covers(speech) ?? false) else { return speech }
         write(PhraseEntry(key: canonical, speech: speech).encoded(), as: name)
         return speech
     }
@@ -137,8 +138,7 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     /// Writes an entry; the first failure warns and stops all writing.
     private func write(_ data: Data, as name: String) {
         do {
-            try store.write(data, as: name)
-            lock.withLock { counters.stores += 1 }
+            if try store.write(data, as: name) { lock.withLock { counters.stores += 1 } }
         } catch {
             let first = lock.withLock { () -> Bool in
                 defer { writable = false }
@@ -167,7 +167,7 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         let (canonical, name) = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck).filing
         let entry = PhraseEntry(
             key: canonical, speech: SynthesizedSpeech(samples: [], sampleRate: sampleRate, words: []))
-        try? store.write(entry.encoded(), as: name)
+        _ = try? store.write(entry.encoded(), as: name)
     }
 
     /// The operating system's reason inside a Foundation error, when there is one.

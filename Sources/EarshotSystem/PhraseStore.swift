@@ -152,12 +152,17 @@ final class PhraseStore: @unchecked Sendable {
     }
 
     /// Stores `data` as entry `name` atomically, creating the folder when needed, then evicts if over the bound.
-    /// In the background, only making the folder happens before this returns.
+    /// In the background, only making the folder happens before this returns. Returns false when the entry was not
+    /// stored because the run stores no more audio (``acceptsAudio``).
     ///
     /// - Throws: `POSIXError` from creating the folder or writing (the caller warns once), or the failure of an
     ///   earlier write on the writer thread.
-    func write(_ data: Data, as name: String) throws {
-        guard writesInBackground else { return try writeMakingFolder(data, as: name) }
+    @discardableResult
+    func write(_ data: Data, as name: String) throws -> Bool {
+        guard writesInBackground else {
+            try writeMakingFolder(data, as: name)
+            return true
+        }
         if let failure = lock.withLock({ () -> (any Error)? in
             defer { backgroundFailure = nil }
             return backgroundFailure
@@ -169,8 +174,7 @@ final class PhraseStore: @unchecked Sendable {
             lock.withLock { folderMade = true }
         }
         // The bound already had to evict this run's own audio: more of it would only evict more (see `evict()`).
-        let packState = Self.packState(for: folder)
-        if !Self.isPackable(data), packState.lock.withLock({ packState.audioFull }) { return }
+        if !Self.isPackable(data), !acceptsAudio { return false }
         let path = folder + "/" + name
         let (serial, queued) = Self.pendingLock.withLock { () -> (Int, Int) in
             let serial = (Self.pending[path]?.serial ?? 0) + 1
@@ -185,6 +189,13 @@ final class PhraseStore: @unchecked Sendable {
         }
         // The writer drains what is queued without ending the packs it fills (timings queue at most a pack).
         if queued > Self.pendingLimit { Self.writer.wait() }
+        return true
+    }
+
+    /// False once the bound had to evict audio this run wrote (``evict()``): the run stores no more audio.
+    var acceptsAudio: Bool {
+        let state = Self.packState(for: folder)
+        return state.lock.withLock { !state.audioFull }
     }
 
     /// Keeps the first failure on the writer thread for the next write to throw.

@@ -280,6 +280,25 @@ import Testing
         #expect(store.read(timing.0) == timing.1)
     }
 
+    /// Through the phrase cache (real espeak-ng): a phrase synthesized once the run stores no more audio is
+    /// answered as ever, and neither stored nor counted as stored.
+    @Test func aCacheThatStoresNoMoreAudioStillAnswersAndCountsNoStore() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (cache, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
+        let state = PhraseStore.packState(for: folder)
+        state.lock.withLock { state.audioFull = true }
+        let text = "Your order is on the way."
+        let speech = try cache.synthesize(text, voice: .standard)
+        PhraseCache.finishWrites()
+        #expect(speech.samples == (try synthesizer.synthesize(text, voice: .standard, frameLimit: nil)).samples)
+        #expect(cache.statistics.syntheses == 1 && cache.statistics.stores == 0, "\(cache.statistics)")
+        PhrasePackTests.newProcess(folder)
+        let next = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
+        _ = try next.synthesize(text, voice: .standard)
+        #expect(next.statistics.hits == 0 && next.statistics.stores == 1, "\(next.statistics)")
+    }
+
     /// What a run neither read nor wrote still goes first, least recently used first.
     @Test func anotherRunsPacksGoBeforeThisRunsOwn() throws {
         let folder = PhraseCacheTests.folder()
