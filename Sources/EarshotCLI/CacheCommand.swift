@@ -44,37 +44,24 @@ public struct CacheCommand: Command {
             let forgotten = results?.clear() ?? (files: 0, bytes: 0)
             context.print(
                 "removed \(removed.files) cached phrase\(removed.files == 1 ? "" : "s") "
-                    + "(\(Self.size(removed.bytes))) from \(folder)")
+                    + "(\(PhraseCache.sizeText(removed.bytes))) from \(folder)")
             if let results, forgotten.files > 0 {
                 context.print(
                     "removed \(forgotten.files) remembered check run\(forgotten.files == 1 ? "" : "s") "
-                        + "(\(Self.size(forgotten.bytes))) from \(results.folder)")
+                        + "(\(PhraseCache.sizeText(forgotten.bytes))) from \(results.folder)")
             }
             return ExitCode.success
         }
         let usage = store.usage()
         context.print("folder:  \(folder)")
         context.print("entries: \(usage.files)")
-        context.print("size:    \(Self.size(usage.bytes)) of \(Self.size(limit))")
+        context.print("size:    \(PhraseCache.sizeText(usage.bytes)) of \(PhraseCache.sizeText(limit))")
         if let results {
             let remembered = results.usage()
             context.print(
                 "checks:  \(remembered.files) remembered run\(remembered.files == 1 ? "" : "s") "
-                    + "(\(Self.size(remembered.bytes)), at most \(results.limit)) in \(results.folder)")
+                    + "(\(PhraseCache.sizeText(remembered.bytes)), at most \(results.limit)) in \(results.folder)")
         }
         return ExitCode.success
-    }
-
-    /// A byte count for people: `12.3 MB`, `512 bytes`.
-    static func size(_ bytes: Int) -> String {
-        if bytes < 1024 { return "\(bytes) bytes" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: "%.1f %@", value, units[unit])
     }
 }

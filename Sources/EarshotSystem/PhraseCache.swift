@@ -73,6 +73,7 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     private let lock = NSLock()
     private var counters = Statistics()
     private var writable = true
+    private var toldFull = false
 
     /// Wraps `base`, keeping entries in `folder` up to `limit` bytes; `warn` gets one message if the folder
     /// cannot be written.
@@ -129,10 +130,41 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
             if damaged { counters.damaged += 1 }
             return writable
         }
+        guard shouldStore, storesAudio, !(entry?.covers(speech) ?? false) else { return speech }
         // Once the bound evicted this run's own audio, encoding more for the store would be work thrown away.
-        guard shouldStore, storesAudio, store.acceptsAudio, !(entry?.covers(speech) ?? false) else { return speech }
+        guard store.acceptsAudio else {
+            tellFullOnce()
+            return speech
+        }
         write(PhraseEntry(key: canonical, speech: speech).encoded(), as: name)
         return speech
+    }
+
+    /// Says once that the bound keeps only the start of this run's audio: a user who renders the same long
+    /// scenario again would otherwise wonder why the second render is only partly faster.
+    private func tellFullOnce() {
+        let first = lock.withLock { () -> Bool in
+            defer { toldFull = true }
+            return !toldFull
+        }
+        guard first else { return }
+        warn(
+            "note: the phrase cache's size bound (\(Self.sizeText(store.limit))) holds only the start of this run's "
+                + "audio; the rest is not stored, and the next run synthesizes it again (EARSHOT_CACHE_SIZE sets "
+                + "the bound)")
+    }
+
+    /// A byte count for people: `12.3 MB`, `512 bytes`.
+    public static func sizeText(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
     }
 
     /// Writes an entry; the first failure warns and stops all writing.

@@ -281,21 +281,30 @@ import Testing
     }
 
     /// Through the phrase cache (real espeak-ng): a phrase synthesized once the run stores no more audio is
-    /// answered as ever, and neither stored nor counted as stored.
-    @Test func aCacheThatStoresNoMoreAudioStillAnswersAndCountsNoStore() throws {
+    /// answered as ever, neither stored nor counted as stored, and the run is told once why.
+    @Test func aCacheThatStoresNoMoreAudioStillAnswersCountsNoStoreAndSaysSoOnce() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (cache, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
+        let (_, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
+        let warnings = Warnings()
+        let cache = PhraseCache(
+            base: synthesizer, identity: identity, folder: folder, limit: 8 << 20, writesInBackground: true,
+            warn: { warnings.add($0) })
+        let texts = ["Your order is on the way.", "It arrives in twelve minutes."]
+        _ = try cache.synthesize(texts[0], voice: .standard)
+        #expect(warnings.messages.isEmpty, "nothing to say while the run stores its audio")
         let state = PhraseStore.packState(for: folder)
         state.lock.withLock { state.audioFull = true }
-        let text = "Your order is on the way."
-        let speech = try cache.synthesize(text, voice: .standard)
+        let speech = try cache.synthesize(texts[1], voice: .standard)
+        _ = try cache.synthesize(texts[1], voice: .standard, frameLimit: 100)
         PhraseCache.finishWrites()
-        #expect(speech.samples == (try synthesizer.synthesize(text, voice: .standard, frameLimit: nil)).samples)
-        #expect(cache.statistics.syntheses == 1 && cache.statistics.stores == 0, "\(cache.statistics)")
+        #expect(speech.samples == (try synthesizer.synthesize(texts[1], voice: .standard, frameLimit: nil)).samples)
+        #expect(cache.statistics.syntheses == 3 && cache.statistics.stores == 1, "\(cache.statistics)")
+        #expect(warnings.messages.count == 1, "\(warnings.messages)")
+        #expect(warnings.messages.first?.contains("8.0 MB") == true, "\(warnings.messages)")
         PhrasePackTests.newProcess(folder)
         let next = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
-        _ = try next.synthesize(text, voice: .standard)
+        _ = try next.synthesize(texts[1], voice: .standard)
         #expect(next.statistics.hits == 0 && next.statistics.stores == 1, "\(next.statistics)")
     }
 
