@@ -259,7 +259,7 @@ extension PhraseStore {
             }
             if state.audioLoaded { state.audioPacks[file] = open.size + index.count }
         }
-        noteWrittenPack(file, audio: true)
+        noteWrittenPack(file)
         noteWritten(bytes: open.size + index.count, replacing: 0)
     }
 
@@ -341,7 +341,7 @@ extension PhraseStore {
         let file = Self.packFileName(stamp: stamp, extension: Self.audioPackExtension)
         let data = Self.audioPack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
-        noteWrittenPack(file, audio: true)
+        noteWrittenPack(file)
         noteWritten(bytes: data.count, replacing: 0)
         return file
     }

@@ -178,7 +178,7 @@ extension PhraseStore {
         let file = Self.packFileName(stamp: stamp, extension: ".pack")
         let data = Self.pack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
-        noteWrittenPack(file, audio: false)
+        noteWrittenPack(file)
         noteWritten(bytes: data.count, replacing: 0)
         return file
     }
@@ -238,9 +238,9 @@ extension PhraseStore {
     }
 
     /// Records `file` as a pack this process wrote (before its size is counted: the bound may evict it at once).
-    func noteWrittenPack(_ file: String, audio: Bool) {
+    func noteWrittenPack(_ file: String) {
         let state = Self.packState(for: folder)
-        state.lock.withLock { state.written.append((file, audio)) }
+        _ = state.lock.withLock { state.written.insert(file) }
     }
 
     /// Forgets what this process knows of the folder's packs (after `clear`).
@@ -301,9 +301,9 @@ final class PackState: @unchecked Sendable {
     var looseEntries: Set<String> = []
     /// Packs already marked used by this process.
     var touched: Set<String> = []
-    /// Packs this process wrote, oldest first, and whether each holds audio: with ``touched``, this run's own
-    /// packs, which the bound evicts last (see ``PhraseStore/evict()``).
-    var written: [(file: String, audio: Bool)] = []
+    /// Packs this process wrote: with ``touched``, this run's own packs, which the bound evicts last (see
+    /// ``PhraseStore/evict()``).
+    var written: Set<String> = []
     /// Set once the bound had to evict audio this process wrote: what the run still synthesizes is not stored.
     var audioFull = false
     /// Timing entries queued for this process's next pack.

@@ -322,41 +322,56 @@ final class PhraseStore: @unchecked Sendable {
     /// Plain least-recently-used eviction fails a run longer than the bound, run after run: the first run keeps its
     /// end, the next one asks for its start first, misses, and the audio it stores evicts the end before the run
     /// gets there. Every phrase misses every time (a 600-second stopwatch under an 8 MB bound rendered as slowly warm
-    /// as cold). So what this run read from the cache or wrote to it (its packs, ``PackState/touched`` and
-    /// ``PackState/written``) is kept while anything else can go:
+    /// as cold). So the packs this run read an entry from or wrote (``PackState/touched``, ``PackState/written``)
+    /// go last:
     ///
-    /// 1. other entries, least recently used first;
-    /// 2. then the audio packs this run wrote, newest first: the cache keeps the start of a run longer than the
-    ///    bound, and the run stores no more audio (``PackState/audioFull``);
-    /// 3. then, when what the run read fills the bound alone, the least recently used of the rest.
+    /// 1. what this run neither read nor wrote, least recently used first;
+    /// 2. then the audio packs this run wrote, most recently written first. From then on the run stores no more
+    ///    audio (``PackState/audioFull``): it would only evict more of its own;
+    /// 3. then, only while the folder is over the bound itself (not nine tenths of it), the audio packs this run
+    ///    read, most recently used first: a run reads a scenario's phrases in order, so the start it read first
+    ///    stays;
+    /// 4. then, only while it is still over the bound, the rest (the run's timing packs), least recently used
+    ///    first.
     ///
-    /// The next run of the same scenario finds that start, its reads protect it in turn, and what it synthesizes
-    /// after it evicts only its own audio again.
+    /// The next run of the same scenario finds that start, and what it synthesizes after it evicts only its own
+    /// audio again. Steps 3 and 4 stop at the bound because what a run read is worth keeping: the nine tenths
+    /// only spare a process from looking through the folder at every write.
     func evict() {
         let state = Self.packState(for: folder)
         let (touched, written) = state.lock.withLock { (state.touched, state.written) }
-        let own = Set((Array(touched) + written.map(\.file)).map { Self.packFolderName + "/" + $0 })
         let evictedOwnAudio = lock.withLock { () -> Bool in
             let (entries, scanned) = scan()
             var total = scanned
             let target = limit / 10 * 9
             var removed: Set<String> = []
-            func remove(_ name: String, size: Int) {
-                guard total > target, !removed.contains(name) else { return }
-                unlink(folder + "/" + name)
-                removed.insert(name)
-                total -= size
+            func remove(_ entry: (name: String, size: Int, used: timespec), downTo bound: Int) -> Bool {
+                guard total > bound, !removed.contains(entry.name) else { return false }
+                unlink(folder + "/" + entry.name)
+                removed.insert(entry.name)
+                total -= entry.size
+                return true
             }
-            for entry in entries where !own.contains(entry.name) { remove(entry.name, size: entry.size) }
-            let sizes = Dictionary(entries.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+            /// The pack file an entry of the scan names, when it is one.
+            func pack(_ name: String) -> String? {
+                name.hasPrefix(Self.packFolderName + "/") ? String(name.dropFirst(Self.packFolderName.count + 1)) : nil
+            }
+            func isOwn(_ name: String) -> Bool {
+                pack(name).map { touched.contains($0) || written.contains($0) } ?? false
+            }
+            func isOwnAudio(_ name: String, written wanted: Bool) -> Bool {
+                guard let file = pack(name), Self.isAudioPackName(file) else { return false }
+                return written.contains(file) == wanted && (wanted || touched.contains(file))
+            }
+            for entry in entries where !isOwn(entry.name) { _ = remove(entry, downTo: target) }
             var evictedOwnAudio = false
-            for pack in written.reversed() where pack.audio && total > target {
-                let name = Self.packFolderName + "/" + pack.file
-                guard let size = sizes[name], !removed.contains(name) else { continue }
-                remove(name, size: size)
-                evictedOwnAudio = true
+            for entry in entries.reversed() where isOwnAudio(entry.name, written: true) {
+                if remove(entry, downTo: target) { evictedOwnAudio = true }
             }
-            for entry in entries { remove(entry.name, size: entry.size) }
+            for entry in entries.reversed() where isOwnAudio(entry.name, written: false) {
+                if remove(entry, downTo: limit) { evictedOwnAudio = true }
+            }
+            for entry in entries { _ = remove(entry, downTo: limit) }
             estimate = total
             return evictedOwnAudio
         }

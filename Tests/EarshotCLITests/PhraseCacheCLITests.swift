@@ -207,6 +207,60 @@ import Testing
         #expect(CacheOptions.folder(environment: environment) == folder)
     }
 
+    /// `earshot render` processes of a scenario whose audio is larger than the cache's bound: each says so once,
+    /// the cache keeps the start of the first run (its first pack), later runs leave that start behind (they found
+    /// it, and evicted what they stored beyond it), the same after every run, and every run writes what an uncached
+    /// render writes.
+    @Test func rendersLongerThanTheCacheBoundKeepTheFirstRunsStartAndSaySo() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let cache = folder.path + "/cache"
+        let script = folder.path + "/stopwatch.earshot"
+        try """
+        title "A stopwatch longer than the cache's bound"
+        pattern updates-frequently
+        variant after
+        profile voiceover
+        poll 1s
+
+        screen Stopwatch
+          text stopwatch "00:00:00" trait updatesFrequently
+
+        at 0s every 1s for 90s set stopwatch label "{clock}"
+        at 0.5s focus stopwatch
+        wait 1s
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let binary = try #require(EarshotBinary.path)
+        var outputs: [String: [Data]] = [:]
+        var packs: [String: [String]] = [:]
+        for name in ["cold", "warm", "again", "uncached"] {
+            let wav = folder.path + "/\(name).wav"
+            let run = try EarshotBinary.runProgram(
+                binary, ["render", script, "-o", wav] + (name == "uncached" ? ["--no-cache"] : []),
+                environment: [
+                    "EARSHOT_VOICES": voicesFolder, CacheOptions.folderVariable: cache,
+                    CacheOptions.sizeVariable: "1M",
+                ])
+            #expect(run.status == 0, "\(name): \(run.error)")
+            let notes = run.error.components(separatedBy: "holds only the start of this run's audio").count - 1
+            #expect(notes == (name == "uncached" ? 0 : 1), "\(name): \(run.error)")
+            if name != "uncached" { #expect(run.error.contains("(1.0 MB)"), "\(run.error)") }
+            outputs[name] = try ["wav", "vtt", "jsonl"].map {
+                try Data(contentsOf: URL(fileURLWithPath: folder.path + "/\(name).\($0)"))
+            }
+            packs[name] = try FileManager.default.contentsOfDirectory(atPath: cache + "/phrases/packs")
+                .filter { $0.hasSuffix(".audio") }.sorted()
+            #expect(PhraseCache.Folder(path: cache + "/phrases").usage().bytes <= 1 << 20)
+        }
+        let cold = packs["cold"] ?? []
+        let warm = packs["warm"] ?? []
+        #expect(cold.count >= 2 && warm.first == cold.first, "the start stays: \(cold) then \(warm)")
+        // Of the cold run's packs, the warm run keeps all but perhaps the last (the bound keeps nine tenths).
+        #expect(warm.count >= cold.count - 1 && Set(warm).isSubset(of: Set(cold)), "\(cold) then \(warm)")
+        #expect(packs["again"] == warm, "every later run leaves the same start")
+        for name in ["cold", "warm", "again"] { #expect(outputs[name] == outputs["uncached"], "\(name)") }
+    }
+
     @Test func twoProcessesFillingOneCacheLeaveOnlyWholeEntries() throws {
         let folder = try OutputFolder()
         defer { folder.remove() }

@@ -261,6 +261,22 @@ import Testing
         #expect(try Self.runLongerThanTheBound(store, phrases: phrases) == second, "every later run finds as much")
     }
 
+    /// When what a run read fills more than the bound by itself (the bound was lowered since), the packs it read
+    /// last go first: the scenario's start stays.
+    @Test func underALowerBoundTheRunsStartStillStays() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = PhraseStore(folder: folder, limit: 80_000, writesInBackground: true)
+        #expect(try Self.runLongerThanTheBound(first, phrases: 1...60) == 0)
+        PhrasePackTests.newProcess(folder)
+        let lower = PhraseStore(folder: folder, limit: 40_000, writesInBackground: true)
+        #expect(try Self.runLongerThanTheBound(lower, phrases: 1...60) >= 15)
+        #expect(PhraseCache.Folder(path: folder).usage().bytes <= 40_000)
+        PhrasePackTests.newProcess(folder)
+        #expect(lower.read(PhrasePackTests.name(1)) != nil, "the start stays")
+        #expect(lower.read(PhrasePackTests.name(20)) == nil, "what no longer fits goes")
+    }
+
     /// Once the bound evicted audio a run wrote, the run stores no more audio (it would only evict more of its own),
     /// but still its timings.
     @Test func aRunWhoseAudioTheBoundEvictedStoresNoMoreAudio() throws {
