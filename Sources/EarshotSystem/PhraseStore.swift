@@ -317,7 +317,8 @@ final class PhraseStore: @unchecked Sendable {
         return (entries, entries.reduce(0) { $0 + $1.size })
     }
 
-    /// Removes entries until the rest fill at most nine tenths of the bound, the run's own packs last.
+    /// Removes entries until the rest fill at most nine tenths of the bound (what this run read: the bound), the
+    /// run's own packs last.
     ///
     /// Plain least-recently-used eviction fails a run longer than the bound, run after run: the first run keeps its
     /// end, the next one asks for its start first, misses, and the audio it stores evicts the end before the run
@@ -326,7 +327,7 @@ final class PhraseStore: @unchecked Sendable {
     /// go last:
     ///
     /// 1. what this run neither read nor wrote, least recently used first;
-    /// 2. then the audio packs this run wrote, most recently written first. From then on the run stores no more
+    /// 2. then the audio packs this run wrote, most recently used first. From then on the run stores no more
     ///    audio (``PackState/audioFull``): it would only evict more of its own;
     /// 3. then, only while the folder is over the bound itself (not nine tenths of it), the audio packs this run
     ///    read, most recently used first: a run reads a scenario's phrases in order, so the start it read first
