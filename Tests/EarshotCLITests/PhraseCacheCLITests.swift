@@ -1,4 +1,5 @@
 @testable import EarshotCLI
+import EarshotBench
 import EarshotCore
 import EarshotScript
 import EarshotSystem
@@ -216,20 +217,7 @@ import Testing
         defer { folder.remove() }
         let cache = folder.path + "/cache"
         let script = folder.path + "/stopwatch.earshot"
-        try """
-        title "A stopwatch longer than the cache's bound"
-        pattern updates-frequently
-        variant after
-        profile voiceover
-        poll 1s
-
-        screen Stopwatch
-          text stopwatch "00:00:00" trait updatesFrequently
-
-        at 0s every 1s for 90s set stopwatch label "{clock}"
-        at 0.5s focus stopwatch
-        wait 1s
-        """.write(toFile: script, atomically: true, encoding: .utf8)
+        try ScalingWorkload.stopwatch(seconds: 90).write(toFile: script, atomically: true, encoding: .utf8)
         let binary = try #require(EarshotBinary.path)
         var outputs: [String: [Data]] = [:]
         var packs: [String: [String]] = [:]
