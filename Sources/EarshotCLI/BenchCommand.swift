@@ -97,7 +97,7 @@ public struct BenchCommand: Command {
             let result = try ScalingBench(runner: runner, rounds: rounds).run(
                 workloads, sizes: { Array((quick ? $0.quickSizes : $0.sizes).prefix(steps)) }, progress: progress)
             context.writeOutput(BenchTable.scaling(result) + stolenLine())
-            return ExitCode.success
+            return Self.status(BenchTarget.all(in: result), context: context)
         }
         var words = arguments.arguments("path")
         var samplesOf: String?
@@ -119,7 +119,20 @@ public struct BenchCommand: Command {
             paths, name: { $0.split(separator: "/").suffix(2).joined(separator: "/") }, stopwatchSeconds: seconds,
             samplesOf: samplesOf, progress: progress)
         context.writeOutput(BenchTable.scripts(result) + stolenLine())
-        return ExitCode.success
+        return Self.status(BenchTarget.all(in: result), context: context)
+    }
+
+    /// The run's exit status: 0 when it met every target it measured, 1 when it missed one, each missed target
+    /// named on standard error, so a script or a CI job can act on a run's verdict without reading its tables.
+    /// A missed parallel target whose machine reference fell short too still fails: the run did not show it.
+    static func status(_ targets: [BenchTarget], context: CommandContext) -> Int32 {
+        let missed = targets.filter { !$0.met }
+        guard !missed.isEmpty else { return ExitCode.success }
+        let names = missed.map { $0.subject + " (" + $0.requirement + ")" }
+        context.printError(
+            "bench: \(missed.count) of \(targets.count) target\(targets.count == 1 ? "" : "s") missed: "
+                + names.joined(separator: "; "))
+        return ExitCode.failure
     }
 
     /// `--workload` and `--steps`, checked.

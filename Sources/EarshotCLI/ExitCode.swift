@@ -3,14 +3,15 @@
 /// | code | meaning |
 /// |---|---|
 /// | 0 | success |
-/// | 1 | a check failed (`check`), or a runtime failure: no audio device, unwritable output, espeak-ng error |
+/// | 1 | a check failed (`check`), a target was missed (`bench`), or a runtime failure: no audio device, |
+/// |   | unwritable output, espeak-ng error |
 /// | 2 | a scenario script has errors (nothing runs), or its `voice` line names a profile that cannot speak |
 /// | 64 | the command line itself is wrong (`EX_USAGE` from `sysexits.h`): unknown option, a `--voice` or |
 /// |    | `--profile` that does not exist, a path that does not exist, an output name that cannot be meant |
 public enum ExitCode {
     /// Everything worked.
     public static let success: Int32 = 0
-    /// A failed check, or a runtime failure; the message says what and why.
+    /// A failed check, a missed benchmark target, or a runtime failure; the message says what and why.
     public static let failure: Int32 = 1
     /// A scenario script is invalid.
     public static let scriptFailure: Int32 = 2
