@@ -29,6 +29,10 @@ public struct BenchCommand: Command {
 
     public let signature = CommandSignature(
         name: "bench", summary: "Time check and render against raw espeak-ng on the same speech.",
+        discussion: """
+            Each run ends with a table of the targets it measured, met or missed; the run exits 1 when one was \
+            missed, naming it on standard error.
+            """,
         arguments: [
             ArgumentSpec("path", arity: .zeroOrMore, help: "Scripts, folders or patterns (default: Scripts/).")
         ],

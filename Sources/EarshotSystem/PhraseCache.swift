@@ -188,18 +188,19 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     /// be checked with espeak-ng again.
     public func knowsValid(_ voice: VoiceProfile) -> Bool {
         let (canonical, name) = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck).filing
-        guard let data = store.read(name), PhraseEntry(decoding: data, key: canonical) != nil else { return false }
+        guard let data = store.read(name), TimingEntry(decoding: data, key: canonical) != nil else { return false }
         store.touch(name)
         return true
     }
 
-    /// Records that espeak-ng accepted `voice` (its voice, variant and values), for ``knowsValid(_:)``.
+    /// Records that espeak-ng accepted `voice` (its voice, variant and values), for ``knowsValid(_:)``: an empty
+    /// timing entry, stored with the timings, so a run that stores no more audio still records it.
     public func recordValid(_ voice: VoiceProfile) {
         guard lock.withLock({ writable }) else { return }
         let (canonical, name) = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck).filing
-        let entry = PhraseEntry(
-            key: canonical, speech: SynthesizedSpeech(samples: [], sampleRate: sampleRate, words: []))
-        _ = try? store.write(entry.encoded(), as: name)
+        let nothing = SpeechTiming(
+            text: "", frameCount: 0, sampleRate: sampleRate, words: [], spokenText: "", decidedFrames: nil)
+        _ = try? store.write(TimingEntry(key: canonical, timing: nothing).encoded(), as: name)
     }
 
     /// The operating system's reason inside a Foundation error, when there is one.

@@ -324,6 +324,44 @@ import Testing
         #expect(next.statistics.hits == 0 && next.statistics.stores == 1, "\(next.statistics)")
     }
 
+    /// A voice espeak-ng accepted is remembered even once the run stores no more audio: the record holds none.
+    @Test func aVoiceAcceptedAfterTheRunStoresNoMoreAudioIsStillRemembered() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (cache, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
+        let state = PhraseStore.packState(for: folder)
+        state.lock.withLock { state.audioFull = true }
+        var voice = VoiceProfile.standard
+        voice.variant = "f3"
+        cache.recordValid(voice)
+        #expect(cache.knowsValid(voice), "this run knows it at once")
+        PhraseCache.finishWrites()
+        PhrasePackTests.newProcess(folder)
+        let next = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
+        #expect(next.knowsValid(voice), "the next run remembers it")
+        #expect(!next.knowsValid(.standard), "only the voice that was recorded")
+    }
+
+    /// A cache from before accepted voices were kept with the timings holds them as empty phrase entries: the voice
+    /// is checked once more, and from then on the new record answers.
+    @Test func aVoiceAcceptedInTheOldFormIsCheckedOnceMoreThenRemembered() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (cache, synthesizer, identity) = try PhraseCacheTests.backgroundCache(in: folder)
+        let (canonical, name) = PhraseKey(text: "", voice: .standard, identity: identity, purpose: .voiceCheck).filing
+        let old = PhraseEntry(
+            key: canonical, speech: SynthesizedSpeech(samples: [], sampleRate: synthesizer.sampleRate, words: []))
+        try PhraseStore(folder: folder, limit: 1 << 30, writesInBackground: true).write(old.encoded(), as: name)
+        PhraseCache.finishWrites()
+        PhrasePackTests.newProcess(folder)
+        #expect(!cache.knowsValid(.standard), "the old record is not taken for the new one")
+        cache.recordValid(.standard)
+        PhraseCache.finishWrites()
+        PhrasePackTests.newProcess(folder)
+        let next = PhraseCache(base: synthesizer, identity: identity, folder: folder, warn: { _ in })
+        #expect(next.knowsValid(.standard), "the new record answers, beside the old one")
+    }
+
     /// What a run neither read nor wrote still goes first, least recently used first.
     @Test func anotherRunsPacksGoBeforeThisRunsOwn() throws {
         let folder = PhraseCacheTests.folder()
