@@ -259,8 +259,7 @@ extension PhraseStore {
             }
             if state.audioLoaded { state.audioPacks[file] = open.size + index.count }
         }
-        noteWrittenPack(file)
-        noteWritten(bytes: open.size + index.count, replacing: 0)
+        noteWritten(pack: file, bytes: open.size + index.count)
     }
 
     /// Drops what the index knows of an audio pack that was not kept.
@@ -341,8 +340,7 @@ extension PhraseStore {
         let file = Self.packFileName(stamp: stamp, extension: Self.audioPackExtension)
         let data = Self.audioPack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
-        noteWrittenPack(file)
-        noteWritten(bytes: data.count, replacing: 0)
+        noteWritten(pack: file, bytes: data.count)
         return file
     }
 

@@ -178,8 +178,7 @@ extension PhraseStore {
         let file = Self.packFileName(stamp: stamp, extension: ".pack")
         let data = Self.pack(entries)
         try Self.writeAtomically(data, to: packFolder + "/" + file, temporaryIn: packFolder)
-        noteWrittenPack(file)
-        noteWritten(bytes: data.count, replacing: 0)
+        noteWritten(pack: file, bytes: data.count)
         return file
     }
 
@@ -237,10 +236,12 @@ extension PhraseStore {
         Self.markUsed(packFolder + "/" + file)
     }
 
-    /// Records `file` as a pack this process wrote (before its size is counted: the bound may evict it at once).
-    func noteWrittenPack(_ file: String) {
+    /// Records pack `file`, just written with `bytes`, as this process's own, then counts it against the bound
+    /// (in that order: the bound may evict it at once, and evicts a run's own packs last).
+    func noteWritten(pack file: String, bytes: Int) {
         let state = Self.packState(for: folder)
         _ = state.lock.withLock { state.written.insert(file) }
+        noteWritten(bytes: bytes, replacing: 0)
     }
 
     /// Forgets what this process knows of the folder's packs (after `clear`).
