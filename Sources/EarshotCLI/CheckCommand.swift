@@ -85,6 +85,8 @@ public struct CheckCommand: Command {
         }
         let recording = CheckResults.Recording(keeping: true)
         let exitCode = try run(paths, arguments, outputs, recording.context(wrapping: context), files: recording)
+        // A cache write that fails among the run's last ones warns while they finish: such a run is not remembered.
+        PhraseCache.finishWrites()
         if let before, let after = CheckResults.key(arguments, paths: paths, context: context),
             after.follows(before), let key = after.text, let payload = recording.payload(exitCode: exitCode)
         {

@@ -15,8 +15,8 @@ import Foundation
 ///
 /// Entries are validated when read (format, key, length, checksum): a damaged or truncated one is a miss and is
 /// replaced. No lock is held while synthesizing; writes are atomic (see ``PhraseStore``), so processes sharing
-/// the folder are safe. When the folder cannot be written, `warn` is called once and the run goes on
-/// without storing (and says the same things).
+/// the folder are safe. When the folder cannot be written, `warn` is called once (on the writer thread when the
+/// write failed there) and the run goes on without storing (and says the same things).
 public final class PhraseCache: Synthesizer, @unchecked Sendable {
     /// The cache format's version: bump it when the entry layout or the key's meaning changes, or when what the
     /// synthesizer returns for the same request changes without espeak-ng's version changing (the shim's chunk,
@@ -72,7 +72,8 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     private let warn: @Sendable (String) -> Void
     private let lock = NSLock()
     private var counters = Statistics()
-    private var writable = true
+    /// Whether entries are still written; the store's failure handler shares it (see ``stopWriting(after:)``).
+    private let writing = WriteSwitch()
     private var toldFull = false
 
     /// Wraps `base`, keeping entries in `folder` up to `limit` bytes; `warn` gets one message if the folder
@@ -94,6 +95,9 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         self.identity = identity
         self.store = PhraseStore(folder: folder, limit: limit, writesInBackground: writesInBackground)
         self.warn = warn
+        // The handler must not keep the cache alive: a run's cache is gone by the time its last writes fail.
+        let (writing, folder) = (writing, store.folder)
+        store.reportBackgroundFailures { Self.stopWriting(after: $0, writing: writing, folder: folder, warn: warn) }
     }
 
     /// Hands the timings queued for this process's pack to the writer thread without waiting, so they reach the
@@ -125,12 +129,11 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         }
         let speech = try base.synthesize(text, voice: voice, frameLimit: frameLimit)
         let damaged = data != nil && entry == nil
-        let shouldStore = lock.withLock { () -> Bool in
+        lock.withLock {
             counters.syntheses += 1
             if damaged { counters.damaged += 1 }
-            return writable
         }
-        guard shouldStore, storesAudio, !(entry?.covers(speech) ?? false) else { return speech }
+        guard writing.isOn, storesAudio, !(entry?.covers(speech) ?? false) else { return speech }
         // Once the bound evicted this run's own audio, encoding more for the store would be work thrown away.
         guard store.acceptsAudio else {
             tellFullOnce()
@@ -172,16 +175,24 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         do {
             if try store.write(data, as: name) { lock.withLock { counters.stores += 1 } }
         } catch {
-            let first = lock.withLock { () -> Bool in
-                defer { writable = false }
-                return writable
-            }
-            if first {
-                warn(
-                    "warning: cannot write the phrase cache in \(store.folder) (\(Self.reason(error))); "
-                        + "continuing without it")
-            }
+            stopWriting(after: error)
         }
+    }
+
+    /// Stops all writing after a failed write, here or on the writer thread; warns the first time. A failure on
+    /// the writer thread is told as it happens, so one in the writes that end a run (``finishWrites()``) is told
+    /// before the run ends.
+    private func stopWriting(after error: any Error) {
+        Self.stopWriting(after: error, writing: writing, folder: store.folder, warn: warn)
+    }
+
+    private static func stopWriting(
+        after error: any Error, writing: WriteSwitch, folder: String, warn: @Sendable (String) -> Void
+    ) {
+        guard writing.turnOff() else { return }
+        warn(
+            "warning: cannot write the phrase cache in \(folder) (\(reason(error))); the phrases this run did not "
+                + "store are synthesized again next time")
     }
 
     /// True when a run with this identity already found `voice` acceptable (``recordValid(_:)``), so it need not
@@ -196,7 +207,7 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     /// Records that espeak-ng accepted `voice` (its voice, variant and values), for ``knowsValid(_:)``: an empty
     /// timing entry, stored with the timings, so a run that stores no more audio still records it.
     public func recordValid(_ voice: VoiceProfile) {
-        guard lock.withLock({ writable }) else { return }
+        guard writing.isOn else { return }
         let (canonical, name) = PhraseKey(text: "", voice: voice, identity: identity, purpose: .voiceCheck).filing
         let nothing = SpeechTiming(
             text: "", frameCount: 0, sampleRate: sampleRate, words: [], spokenText: "", decidedFrames: nil)
@@ -227,7 +238,7 @@ extension PhraseCache: TimingStore {
     /// Keeps `timing` of `speechText` spoken by `voice` (the speech library gives only timings longer than what
     /// it had).
     public func store(_ timing: SpeechTiming, of speechText: SpeechText, voice: VoiceProfile) {
-        guard lock.withLock({ writable }) else { return }
+        guard writing.isOn else { return }
         let (canonical, name) = PhraseKey.timing(of: speechText, voice: voice, identity: identity).filing
         write(TimingEntry(key: canonical, timing: timing).encoded(), as: name)
     }
@@ -276,5 +287,21 @@ extension PhraseCache {
 
         /// Removes every entry (and temporary file the cache left); nothing else. Returns files and bytes removed.
         public func clear() -> (files: Int, bytes: Int) { store.clear() }
+    }
+}
+
+/// Whether a phrase cache still writes: on until a write fails.
+private final class WriteSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var on = true
+
+    var isOn: Bool { lock.withLock { on } }
+
+    /// Turns writing off; true only the first time.
+    func turnOff() -> Bool {
+        lock.withLock {
+            defer { on = false }
+            return on
+        }
     }
 }

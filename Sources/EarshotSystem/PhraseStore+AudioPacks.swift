@@ -160,7 +160,8 @@ extension PhraseStore {
         if due { Self.writer.submit { self.appendQueuedAudio() } }
     }
 
-    /// Appends the queued audio entries to the pack (on the writer thread); a failure is thrown by the next write.
+    /// Appends the queued audio entries to the pack (on the writer thread); a failure is recorded
+    /// (``recordBackgroundFailure(_:)``).
     func appendQueuedAudio() {
         let state = Self.packState(for: folder)
         let queued = state.lock.withLock { state.audio.take() }

@@ -19,7 +19,9 @@ import Foundation
 /// A store made with `writesInBackground` hands each write to one writer thread for the whole process and
 /// returns at once: the run does not wait for the disk, and a read in this process finds a queued entry before
 /// it reaches the folder. ``finishWrites()`` waits for every queued write; an entry lost because the process
-/// ended first is only a miss next time. A failure on the writer thread is thrown by the next write.
+/// ended first is only a miss next time. A failure on the writer thread goes to the handler given to
+/// ``reportBackgroundFailures(to:)`` as it happens (so one in the last writes of a run is still told), else it is
+/// thrown by the next write.
 final class PhraseStore: @unchecked Sendable {
     /// The folder holding the entries.
     let folder: String
@@ -34,8 +36,10 @@ final class PhraseStore: @unchecked Sendable {
     private var writes = 0
     /// Whether writes go to the writer thread.
     private let writesInBackground: Bool
-    /// The first failure of a write on the writer thread, not yet thrown.
+    /// The first failure of a write on the writer thread, not yet thrown (kept only without a handler).
     private var backgroundFailure: (any Error)?
+    /// Told of each failure on the writer thread, on that thread.
+    private var backgroundFailureHandler: (@Sendable (any Error) -> Void)?
 
     /// The writer thread (one for the process, so writes keep their order).
     static let writer = BackgroundWriter()
@@ -198,9 +202,19 @@ final class PhraseStore: @unchecked Sendable {
         return state.lock.withLock { !state.audioFull }
     }
 
-    /// Keeps the first failure on the writer thread for the next write to throw.
+    /// Hands every later failure on the writer thread to `handler`, on that thread, instead of keeping it for the
+    /// next write to throw: a failure of the writes that end a run has no next write.
+    func reportBackgroundFailures(to handler: @escaping @Sendable (any Error) -> Void) {
+        lock.withLock { backgroundFailureHandler = handler }
+    }
+
+    /// Tells the handler of a failure on the writer thread, or keeps the first one for the next write to throw.
     func recordBackgroundFailure(_ error: any Error) {
-        lock.withLock { backgroundFailure = backgroundFailure ?? error }
+        let handler = lock.withLock { () -> (@Sendable (any Error) -> Void)? in
+            if backgroundFailureHandler == nil { backgroundFailure = backgroundFailure ?? error }
+            return backgroundFailureHandler
+        }
+        handler?(error)
     }
 
     private func writeMakingFolder(_ data: Data, as name: String) throws {

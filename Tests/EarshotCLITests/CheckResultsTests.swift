@@ -191,6 +191,23 @@ import Testing
         #expect(setup.remembered.isEmpty, "\(flag): a run was remembered")
     }
 
+    /// A run whose last phrase-cache writes fail warns as they finish, so it is not remembered: the next identical
+    /// check runs again and warns again, rather than replaying the run without its warning.
+    @Test func aRunWhoseLastCacheWritesFailIsNotRemembered() throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        // Timing packs go in phrases/packs: a file there fails them on the writer thread, as the run ends.
+        try FileManager.default.createDirectory(atPath: setup.cache + "/phrases", withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: setup.cache + "/phrases/packs"))
+        for _ in 0..<2 {
+            let run = setup.check([setup.script])
+            #expect(run.status == 0, "\(run.output)\(run.error)")
+            let told = "earshot: warning: cannot write the phrase cache in \(setup.cache)/phrases (Not a directory)"
+            #expect(run.error.hasPrefix(told), "\(run.error)")
+        }
+        #expect(setup.remembered.isEmpty)
+    }
+
     @Test func aCacheBoundOfNothingRemembersNoRun() throws {
         let setup = try Setup()
         defer { setup.folder.remove() }

@@ -34,6 +34,17 @@ final class SmallDisk {
 
     var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
 
+    /// Fills the disk with a file of its own, `filler`: every later write of data fails with "No space left on
+    /// device" (making a folder still works: a tmpfs folder takes no data).
+    func fill() throws {
+        let descriptor = open(path + "/filler", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let block = [UInt8](repeating: 0, count: 4096)
+        while write(descriptor, block, block.count) > 0 {}
+        guard errno == ENOSPC else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
     private static func mount(_ arguments: [String], tool: String = "/bin/mount") throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -108,6 +119,32 @@ struct FullDiskTests {
             "\(result.error)")
         var info = stat()
         #expect(lstat(full, &info) == 0 && info.st_mode & 0o170_000 == 0o020_000)
+    }
+
+    /// A phrase cache on a full disk: the run goes on as it would without a cache (same output, same status), and
+    /// says once on standard error that the cache cannot be written, naming its folder and why. The run's phrases
+    /// are written as it ends, so the failure comes from the writes that end it, with no write after them.
+    @Test(arguments: ["check", "render"])
+    func aPhraseCacheOnAFullDiskIsToldOnceAndTheRunGoesOn(command: String) throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let disk = try SmallDisk(kilobytes: 64)
+        defer { disk.unmount() }
+        try disk.fill()
+        let output = try OutputFolder()
+        defer { output.remove() }
+        let words =
+            command == "check" ? ["check", Self.script] : ["render", Self.script, "-o", output.path + "/out.wav"]
+        let cache = disk.path + "/cache"
+        let cached = try EarshotBinary.runProgram(
+            earshot, words, environment: ["EARSHOT_VOICES": voicesFolder, "EARSHOT_CACHE_DIR": cache])
+        let uncached = try EarshotBinary.run(words + ["--no-cache"])
+        #expect(uncached.status == 0 && uncached.error.isEmpty, "\(uncached.error)")
+        #expect(cached.status == uncached.status)
+        #expect(cached.output == uncached.output)
+        let told =
+            "earshot: warning: cannot write the phrase cache in \(cache)/phrases (No space left on device); the "
+            + "phrases this run did not store are synthesized again next time\n"
+        #expect(cached.error == told, "\(cached.error)")
     }
 
     @Test(arguments: ["render", "compare", "samples"])

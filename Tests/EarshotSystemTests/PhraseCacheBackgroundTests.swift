@@ -5,7 +5,7 @@ import Testing
 @testable import EarshotSystem
 
 /// A phrase cache that writes its entries on the writer thread (as `earshot` does): the run goes on at once, a
-/// queued entry answers like a written one, and a failed write is reported once.
+/// queued entry answers like a written one, and a failed write is reported once, when it fails.
 @Suite(.serialized) struct PhraseCacheBackgroundTests {
     static let phrases = ["Results updated", "Order 1042 is ready.", "Pay now, button"]
 
@@ -48,23 +48,49 @@ import Testing
         #expect(warnings.messages.isEmpty)
     }
 
-    @Test func aWriteThatFailsOnTheWriterThreadWarnsOnceAtTheNextWrite() throws {
+    /// Makes `folder` a file: every later write into it fails with "Not a directory".
+    static func spoil(_ folder: String) throws {
+        try FileManager.default.removeItem(atPath: folder)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
+    }
+
+    @Test func aWriteThatFailsOnTheWriterThreadWarnsOnceAndStopsTheWriting() throws {
         let folder = PhraseCacheTests.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (cache, warnings) = try Self.cache(in: folder)
         _ = try cache.synthesize(Self.phrases[0], voice: .standard)
         PhraseCache.finishWrites()
-        // The folder becomes a file: every later write fails with "Not a directory".
-        try FileManager.default.removeItem(atPath: folder)
-        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
+        try Self.spoil(folder)
         _ = try cache.synthesize(Self.phrases[1], voice: .standard)
         PhraseCache.finishWrites()
-        #expect(warnings.messages.isEmpty, "the failure is only known once the writer has tried")
+        #expect(warnings.messages.count == 1, "told when the writer failed: \(warnings.messages)")
+        #expect(warnings.messages.first?.contains("(Not a directory)") == true, "\(warnings.messages)")
+        #expect(warnings.messages.first?.contains(folder) == true, "\(warnings.messages)")
+        let stored = cache.statistics.stores
         let third = try cache.synthesize(Self.phrases[2], voice: .standard)
         _ = try cache.synthesize("One more phrase.", voice: .standard)
         PhraseCache.finishWrites()
         #expect(warnings.messages.count == 1, "\(warnings.messages)")
-        #expect(warnings.messages.first?.contains("Not a directory") == true, "\(warnings.messages)")
-        #expect(cache.statistics.syntheses == 4 && third.frameCount > 0)
+        #expect(cache.statistics.syntheses == 4 && cache.statistics.stores == stored && third.frameCount > 0)
+    }
+
+    /// A run's last writes are still queued when its cache is gone (`earshot` waits for them as it exits): their
+    /// failure is told all the same, though no write comes after it.
+    @Test func aFailureAmongTheLastWritesIsToldAfterTheCacheIsGone() throws {
+        let folder = PhraseCacheTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let warnings: Warnings
+        do {
+            let (cache, told) = try Self.cache(in: folder)
+            warnings = told
+            _ = try cache.synthesize(Self.phrases[0], voice: .standard)
+            PhraseCache.finishWrites()
+            try Self.spoil(folder)
+            _ = try cache.synthesize(Self.phrases[1], voice: .standard)
+        }
+        #expect(warnings.messages.isEmpty)
+        PhraseCache.finishWrites()
+        #expect(warnings.messages.count == 1, "\(warnings.messages)")
+        #expect(warnings.messages.first?.contains("(Not a directory)") == true, "\(warnings.messages)")
     }
 }
