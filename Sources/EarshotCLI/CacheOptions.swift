@@ -37,9 +37,14 @@ public enum CacheOptions {
     /// The environment variable bounding the cache's size.
     public static let sizeVariable = "EARSHOT_CACHE_SIZE"
 
-    /// The cache folder for `environment`, nil when neither a cache folder nor a home is known.
+    /// The cache folder for `environment`, nil when neither a cache folder nor a home is known. A relative
+    /// `EARSHOT_CACHE_DIR` is taken from the current folder, and given as a whole path (in messages, and to
+    /// `earshot cache`).
     public static func folder(environment: [String: String]) -> String? {
-        if let explicit = environment[folderVariable], !explicit.isEmpty { return explicit }
+        if let explicit = environment[folderVariable], !explicit.isEmpty {
+            return explicit.hasPrefix("/")
+                ? explicit : PathText.standardized(explicit, in: FileManager.default.currentDirectoryPath)
+        }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/earshot" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/earshot" }
         return nil

@@ -271,11 +271,12 @@ final class PhraseStore: @unchecked Sendable {
         if overBound { evict() }
     }
 
-    /// Creates `path` and its missing parents (mode 0777 less the umask).
+    /// Creates `path` and its missing parents (mode 0777 less the umask); a relative path is taken from the current
+    /// folder.
     ///
     /// - Throws: `POSIXError` with the system's reason (`Not a directory`, `Permission denied`).
     static func createFolder(_ path: String) throws {
-        var built = ""
+        var built = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             built += "/" + component
             if mkdir(built, 0o777) == 0 || errno == EEXIST { continue }

@@ -208,6 +208,24 @@ import Testing
         #expect(CacheOptions.folder(environment: environment) == folder)
     }
 
+    /// A relative `EARSHOT_CACHE_DIR` is a folder under the current one: the run fills it, without a warning, and
+    /// `earshot cache` shows it as a whole path. (It was once made at the root of the file system.)
+    @Test func aRelativeCacheFolderIsTakenFromTheCurrentFolder() throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let name = "earshot-relative-cache-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: "/" + name) }
+        let environment = [CacheOptions.folderVariable: name, "EARSHOT_VOICES": voicesFolder]
+        let script = packageRoot + "/Scripts/updates-frequently/after.earshot"
+        let run = try EarshotBinary.runProgram(earshot, ["check", script], in: folder.path, environment: environment)
+        #expect(run.status == 0 && run.error.isEmpty, "\(run.error)")
+        #expect(PhraseCache.Folder(path: folder.path + "/" + name + "/phrases").usage().files > 0)
+        #expect(!FileManager.default.fileExists(atPath: "/" + name))
+        let shown = try EarshotBinary.runProgram(earshot, ["cache"], in: folder.path, environment: environment)
+        #expect(shown.output.contains("folder:  \(folder.path)/\(name)/phrases\n"), "\(shown.output)")
+    }
+
     /// `earshot render` processes of a scenario whose audio is larger than the cache's bound: each says so once,
     /// the cache keeps the start of the first run (its first pack), later runs leave that start behind (they found
     /// it, and evicted what they stored beyond it), the same after every run, and every run writes what an uncached

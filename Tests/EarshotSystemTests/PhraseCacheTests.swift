@@ -172,6 +172,21 @@ import Testing
         #expect(warnings.messages.isEmpty && cache.statistics.stores == 1)
     }
 
+    /// A library user's relative folder is made under the current folder (it was once made at the root).
+    @Test func aRelativeFolderIsMadeUnderTheCurrentOne() throws {
+        let name = "earshot-relative-phrases-" + UUID().uuidString
+        let here = FileManager.default.currentDirectoryPath + "/" + name
+        defer {
+            try? FileManager.default.removeItem(atPath: here)
+            try? FileManager.default.removeItem(atPath: "/" + name)
+        }
+        let (cache, warnings) = try Self.cache(in: name + "/phrases")
+        _ = try cache.synthesize(Self.text, voice: .standard)
+        #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+        #expect(cache.statistics.stores == 1)
+        #expect(PhraseCache.Folder(path: here + "/phrases").usage().files == 1)
+    }
+
     @Test func evictionKeepsTheFolderUnderItsBoundAndDropsTheLeastRecentlyUsedFirst() throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
