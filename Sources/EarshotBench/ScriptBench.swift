@@ -152,14 +152,15 @@ public struct ScriptBench: Sendable {
                     rawLoadedAsEarshot: BenchRunner.median(rawsLoadedAsEarshot), audio: Self.seconds(ofWAV: wav),
                     cpuByRound: zip(renders, raws).map { ($0.cpu, $1.cpu) }))
         }
+        let ofScripts = "of \(scripts.count) script\(scripts.count == 1 ? "" : "s")"
         var cache: [CacheRow] = []
         if !scripts.isEmpty {
-            progress("check of \(scripts.count) scripts, cold and warm")
-            cache.append(try coldAndWarm("check of \(scripts.count) scripts", ["check", "--quiet"] + scripts))
+            progress("check \(ofScripts), cold and warm")
+            cache.append(try coldAndWarm("check \(ofScripts)", ["check", "--quiet"] + scripts))
         }
         var parallel: [ParallelRow] = []
         if scripts.count > 1 {
-            progress("check of \(scripts.count) scripts on 1 and \(jobs) jobs")
+            progress("check \(ofScripts) on 1 and \(jobs) jobs")
             // The heard text in parts of about equal raw cost, one per job: the machine's own reference.
             let parts = try Self.groups(rows.map(\.raw.cpu), count: jobs).enumerated().map {
                 (part, members) throws(BenchError) in
@@ -169,14 +170,14 @@ public struct ScriptBench: Sendable {
             }
             parallel.append(
                 try oneAndMany(
-                    "check of \(scripts.count) scripts", ["check", "--quiet"] + scripts,
+                    "check \(ofScripts)", ["check", "--quiet"] + scripts,
                     pairs: rounds * Self.checkPairsPerRound, machineParts: parts))
         }
         if let scriptsFolder {
             progress("samples of \(scriptsFolder) on 1 and \(jobs) jobs")
             parallel.append(
                 try oneAndMany(
-                    "samples of \(scripts.count) scripts",
+                    "samples \(ofScripts)",
                     ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"], pairs: rounds))
         }
         var stopwatch: StopwatchRow?

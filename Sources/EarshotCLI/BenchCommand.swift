@@ -80,6 +80,7 @@ public struct BenchCommand: Command {
         if let list = arguments.value(Self.heardPhrases.long) {
             return try writeHeardPhrases(list, arguments, context: context)
         }
+        try Self.checkMode(arguments)
         let runner = try BenchRunner(
             executable: try executable(arguments),
             voicesDirectory: VoiceLibrary.locateDirectory(
@@ -140,6 +141,24 @@ public struct BenchCommand: Command {
     }
 
     /// `--workload` and `--steps`, checked.
+    /// Refuses options of the other bench: a `bench --quick` that ran the whole script bench instead (a minute or
+    /// more), or a `--stopwatch` that `--scaling` quietly ignored, measures something the user did not ask for.
+    static func checkMode(_ arguments: ParsedArguments) throws {
+        if arguments.flag("scaling") {
+            if !arguments.arguments("path").isEmpty {
+                throw UsageError("--scaling times workloads it makes itself; it takes no scripts")
+            }
+            if arguments.value("stopwatch") != nil {
+                throw UsageError("--stopwatch is the script bench's; --scaling times its own (--workload stopwatch)")
+            }
+        } else {
+            let given = [arguments.flag("quick"), arguments.value("workload") != nil, arguments.value("steps") != nil]
+            if let option = zip(["--quick", "--workload", "--steps"], given).first(where: \.1)?.0 {
+                throw UsageError("\(option) applies only with --scaling (earshot bench --scaling \(option) …)")
+            }
+        }
+    }
+
     static func workloads(_ arguments: ParsedArguments) throws -> ([ScalingWorkload], Int) {
         var workloads = ScalingWorkload.all
         if let names = arguments.value("workload") {

@@ -59,6 +59,33 @@ struct ScalingBenchTests {
         #expect(result.output.isEmpty)
     }
 
+    /// An option of the other bench is refused at once, naming it, rather than quietly running a bench the user
+    /// did not ask for (`bench --quick` ran the whole script bench).
+    @Test(arguments: [
+        (["--quick"], "--quick applies only with --scaling"),
+        (["--workload", "typing"], "--workload applies only with --scaling"),
+        (["--steps", "2"], "--steps applies only with --scaling"),
+        (["--scaling", "Scripts/updates-frequently"], "--scaling times workloads it makes itself"),
+        (["--scaling", "--stopwatch", "60"], "--stopwatch is the script bench's"),
+    ])
+    func anOptionOfTheOtherBenchIsAUsageError(words: [String], message: String) throws {
+        try #require(EarshotBinary.path != nil, "the earshot executable is built next to the tests")
+        let result = try EarshotBinary.run(["bench"] + words, in: packageRoot)
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("earshot bench: error: " + message), "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+
+    /// The script bench's own options with a script: it runs, and names one script as one.
+    @Test func theScriptBenchTakesAScriptAndAStopwatch() throws {
+        try #require(EarshotBinary.path != nil, "the earshot executable is built next to the tests")
+        let script = packageRoot + "/Scripts/announcement-spam/after-cart.earshot"
+        let result = try EarshotBinary.run(["bench", script, "--stopwatch", "0", "--rounds", "1"])
+        #expect(result.status == 0 || result.status == 1, "\(result.error)")
+        #expect(result.output.contains("\nrender of 1 script, CPU ≤ 1.05× raw "), "\(result.output)")
+        #expect(result.output.contains("\ncheck of 1 script, warm ≥ 10× faster "), "\(result.output)")
+    }
+
     /// A short size's cold check and reference are measured once per round (each check with a cache folder of its
     /// own), so their ratio is a median of pairs; a single round measures each once.
     @Test(arguments: [1, 3])
