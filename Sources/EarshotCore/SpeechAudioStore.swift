@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The synthesized audio a ``SpeechLibrary`` keeps, by phrase: in memory up to a bound in bytes; beyond it,
 /// either forgotten (least recently used first) or spilled to a temporary file, so a phrase is never synthesized
 /// twice however long the run and memory stays within the bound.
@@ -69,7 +75,7 @@ final class SpeechAudioStore<Key: Hashable> {
         } catch let error as SpeechAudioStoreError {
             throw error
         } catch {
-            throw SpeechAudioStoreError(message: "cannot read the spill file: \(error)")
+            throw SpeechAudioStoreError(message: "cannot read the spill file: \(Self.reason(error))")
         }
     }
 
@@ -111,7 +117,8 @@ final class SpeechAudioStore<Key: Hashable> {
             try file.seek(toOffset: spillEnd)
             try file.write(contentsOf: data)
         } catch {
-            throw SpeechAudioStoreError(message: "cannot write the spill file in \(directory): \(error)")
+            throw SpeechAudioStoreError(
+                message: "cannot write the spill file in \(Self.shown(directory)): \(Self.reason(error))")
         }
         spilled[key] = Spilled(offset: spillEnd, frames: entry.samples.count, isComplete: entry.isComplete)
         spillEnd += UInt64(data.count)
@@ -121,15 +128,29 @@ final class SpeechAudioStore<Key: Hashable> {
     private func openSpillFile(in directory: String) throws -> FileHandle {
         if let spillFile { return spillFile }
         let path = directory + "/.earshot-audio-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let file = FileHandle(forUpdatingAtPath: path)
-        else {
-            throw SpeechAudioStoreError(message: "cannot create a spill file in \(directory)")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SpeechAudioStoreError(
+                message: "cannot create a spill file in \(Self.shown(directory)): \(String(cString: strerror(errno)))")
         }
-        // Nameless from here on: the open handle keeps the data until the process ends.
-        try? FileManager.default.removeItem(atPath: path)
+        // Nameless from here on: the open descriptor keeps the data until the process ends.
+        unlink(path)
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         spillFile = file
         return file
+    }
+
+    /// `directory` as a message names it: without the trailing slash `NSTemporaryDirectory()` gives.
+    private static func shown(_ directory: String) -> String {
+        directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    }
+
+    /// The system's reason inside a Foundation file error ("No space left on device"), else the error as it prints.
+    static func reason(_ error: any Error) -> String {
+        let described = error as NSError
+        let candidates = [described, described.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap { $0 }
+        guard let posix = candidates.first(where: { $0.domain == NSPOSIXErrorDomain }) else { return "\(error)" }
+        return String(cString: strerror(Int32(posix.code)))
     }
 }
 

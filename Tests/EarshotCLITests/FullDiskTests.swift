@@ -147,6 +147,33 @@ struct FullDiskTests {
         #expect(cached.error == told, "\(cached.error)")
     }
 
+    /// A render's spill file (audio beyond `EARSHOT_AUDIO_MEMORY`) in a full temporary folder: the render fails
+    /// naming the folder and the system's reason, in the project's words (not a Foundation error's), and writes no
+    /// WAV.
+    @Test func aSpillFileOnAFullDiskFailsNamingTheFolder() throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let disk = try SmallDisk(kilobytes: 64)
+        defer { disk.unmount() }
+        let output = try OutputFolder()
+        defer { output.remove() }
+        let script = packageRoot + "/Scripts/announcement-spam/before-order-status.earshot"
+        func render(memory: String?) throws -> RunResult {
+            try EarshotBinary.runProgram(
+                earshot, ["render", "--no-cache", script, "-o", output.path + "/out.wav"],
+                environment: ["EARSHOT_VOICES": voicesFolder, "TMPDIR": disk.path, "EARSHOT_AUDIO_MEMORY": memory])
+        }
+        // A first render, all in memory, leaves espeak-ng's data folder there for the next (see EspeakDataFolder).
+        #expect(try render(memory: nil).status == 0)
+        try FileManager.default.removeItem(atPath: output.path + "/out.wav")
+        try disk.fill()
+        let result = try render(memory: "16K")
+        #expect(result.status == 1)
+        #expect(
+            result.error == "earshot: error: cannot write the spill file in \(disk.path): No space left on device\n",
+            "\(result.error)")
+        #expect(!output.contents.contains { $0.hasSuffix(".wav") }, "\(output.contents)")
+    }
+
     @Test(arguments: ["render", "compare", "samples"])
     func writingIntoAReadOnlyFolderFailsNamingThePath(command: String) throws {
         let disk = try SmallDisk(kilobytes: 64, readOnly: true)
