@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 
 /// Runs the `earshot` executable being measured, and the raw espeak-ng reference, as child processes, each
@@ -29,7 +30,19 @@ public struct BenchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         } catch {
-            throw BenchError("\(scratch): cannot create the benchmark's scratch folder: \(error.localizedDescription)")
+            throw BenchError("\(scratch): cannot create the benchmark's scratch folder: \(SystemReason.of(error))")
+        }
+    }
+
+    /// Why the scratch folder cannot be written (a full disk), found by writing a block to it; nil when it can.
+    func scratchProblem() -> String? {
+        let probe = scratch + "/.probe-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        do {
+            try Data(count: 4096).write(to: URL(fileURLWithPath: probe))
+            return nil
+        } catch {
+            return SystemReason.of(error)
         }
     }
 
@@ -44,7 +57,7 @@ public struct BenchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw BenchError("\(path): cannot create a cache folder: \(error.localizedDescription)")
+            throw BenchError("\(path): cannot create a cache folder: \(SystemReason.of(error))")
         }
         return path
     }
@@ -55,7 +68,7 @@ public struct BenchRunner: Sendable {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw BenchError("\(path): cannot write it: \(error.localizedDescription)")
+            throw BenchError("\(path): cannot write it: \(SystemReason.of(error))")
         }
         return path
     }
@@ -86,6 +99,10 @@ public struct BenchRunner: Sendable {
         for (index, usage) in measured.each.enumerated() where !accepted.contains(usage.status) {
             let arguments = runs[index]
             let text = (try? String(contentsOfFile: errors[index], encoding: .utf8)) ?? ""
+            // Its standard error goes to the scratch folder: when that is full, the child's reason is lost with it.
+            if text.isEmpty, let reason = scratchProblem() {
+                throw BenchError("cannot write the benchmark's scratch folder \(scratch): \(reason)")
+            }
             // A folder's scripts would fill the screen: the first few arguments name the command well enough.
             let shown =
                 arguments.count > 6

@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 
 /// `earshot bench`: Earshot against raw espeak-ng on the same speech, measured in the same run.
@@ -272,7 +273,7 @@ public struct ScriptBench: Sendable {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw BenchError("\(path): cannot read it: \(error.localizedDescription)")
+            throw BenchError("\(path): cannot read it: \(SystemReason.of(error))")
         }
     }
 

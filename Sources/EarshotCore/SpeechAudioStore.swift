@@ -75,7 +75,7 @@ final class SpeechAudioStore<Key: Hashable> {
         } catch let error as SpeechAudioStoreError {
             throw error
         } catch {
-            throw SpeechAudioStoreError(message: "cannot read the spill file: \(Self.reason(error))")
+            throw SpeechAudioStoreError(message: "cannot read the spill file: \(SystemReason.of(error))")
         }
     }
 
@@ -118,7 +118,7 @@ final class SpeechAudioStore<Key: Hashable> {
             try file.write(contentsOf: data)
         } catch {
             throw SpeechAudioStoreError(
-                message: "cannot write the spill file in \(Self.shown(directory)): \(Self.reason(error))")
+                message: "cannot write the spill file in \(Self.shown(directory)): \(SystemReason.of(error))")
         }
         spilled[key] = Spilled(offset: spillEnd, frames: entry.samples.count, isComplete: entry.isComplete)
         spillEnd += UInt64(data.count)
@@ -131,7 +131,7 @@ final class SpeechAudioStore<Key: Hashable> {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw SpeechAudioStoreError(
-                message: "cannot create a spill file in \(Self.shown(directory)): \(String(cString: strerror(errno)))")
+                message: "cannot create a spill file in \(Self.shown(directory)): \(SystemReason.text(errno))")
         }
         // Nameless from here on: the open descriptor keeps the data until the process ends.
         unlink(path)
@@ -143,14 +143,6 @@ final class SpeechAudioStore<Key: Hashable> {
     /// `directory` as a message names it: without the trailing slash `NSTemporaryDirectory()` gives.
     private static func shown(_ directory: String) -> String {
         directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-    }
-
-    /// The system's reason inside a Foundation file error ("No space left on device"), else the error as it prints.
-    static func reason(_ error: any Error) -> String {
-        let described = error as NSError
-        let candidates = [described, described.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap { $0 }
-        guard let posix = candidates.first(where: { $0.domain == NSPOSIXErrorDomain }) else { return "\(error)" }
-        return String(cString: strerror(Int32(posix.code)))
     }
 }
 

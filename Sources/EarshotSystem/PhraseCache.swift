@@ -191,8 +191,8 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
     ) {
         guard writing.turnOff() else { return }
         warn(
-            "warning: cannot write the phrase cache in \(folder) (\(reason(error))); the phrases this run did not "
-                + "store are synthesized again next time")
+            "warning: cannot write the phrase cache in \(folder) (\(SystemReason.of(error))); the phrases this run "
+                + "did not store are synthesized again next time")
     }
 
     /// True when a run with this identity already found `voice` acceptable (``recordValid(_:)``), so it need not
@@ -212,12 +212,6 @@ public final class PhraseCache: Synthesizer, @unchecked Sendable {
         let nothing = SpeechTiming(
             text: "", frameCount: 0, sampleRate: sampleRate, words: [], spokenText: "", decidedFrames: nil)
         _ = try? store.write(TimingEntry(key: canonical, timing: nothing).encoded(), as: name)
-    }
-
-    /// The operating system's reason inside a Foundation error, when there is one.
-    private static func reason(_ error: any Error) -> String {
-        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
-        return "\(error)"
     }
 }
 

@@ -174,6 +174,27 @@ struct FullDiskTests {
         #expect(!output.contents.contains { $0.hasSuffix(".wav") }, "\(output.contents)")
     }
 
+    /// `bench` with its scratch folder on a full disk: its children's messages are lost with it, so it says what
+    /// stopped it (not an empty reason), removes its scratch folder and fails.
+    @Test func aBenchWhoseScratchFolderIsFullSaysSo() throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let disk = try SmallDisk(kilobytes: 64)
+        defer { disk.unmount() }
+        try disk.fill()
+        let script = packageRoot + "/Scripts/announcement-spam/after-cart.earshot"
+        let result = try EarshotBinary.runProgram(
+            earshot, ["bench", script, "--stopwatch", "0", "--rounds", "1"],
+            environment: ["EARSHOT_VOICES": voicesFolder, "TMPDIR": disk.path])
+        #expect(result.status == 1)
+        let lines = result.error.split(separator: "\n").filter { !$0.hasPrefix("bench: ") }
+        #expect(lines.count == 1, "\(result.error)")
+        let said = lines.first.map(String.init) ?? ""
+        let scratch = "earshot: error: cannot write the benchmark's scratch folder \(disk.path)/earshot-bench-"
+        #expect(said.hasPrefix(scratch), "\(said)")
+        #expect(said.hasSuffix(": No space left on device"), "\(said)")
+        #expect(disk.contents == ["filler"])
+    }
+
     @Test(arguments: ["render", "compare", "samples"])
     func writingIntoAReadOnlyFolderFailsNamingThePath(command: String) throws {
         let disk = try SmallDisk(kilobytes: 64, readOnly: true)
