@@ -134,9 +134,7 @@ enum CheckResults {
             switch record {
             case .output(let text): context.writeOutput(text)
             case .error(let text): context.writeError(text)
-            case .folder(let path):
-                try FileManager.default.createDirectory(
-                    atPath: path, withIntermediateDirectories: true)
+            case .folder(let path): try OutputFolders.create(path)
             case .file(let path, let data): try AtomicFile.write(data, to: path)
             case .exit(let code): exitCode = code
             }
@@ -182,7 +180,7 @@ enum CheckResults {
 
         /// Makes `path` a folder (and its parents), and records it.
         func createFolder(_ path: String) throws {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try OutputFolders.create(path)
             if keeping { lock.withLock { records.append(.folder(path)) } }
         }
 

@@ -68,7 +68,7 @@ public struct SamplesCommand: Command {
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + PathText.stem(path) + ".wav"
-            try Self.createFolder(target + "/" + folder)
+            try OutputFolders.create(target + "/" + folder)
             try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
             return (folder, wavRelative)
         } deliver: { _, rendered in
@@ -194,24 +194,6 @@ public struct SamplesCommand: Command {
             return
         }
         throw CommandFailure("cannot write samples into \(path): it is not a folder; give a folder with -o")
-    }
-
-    /// Creates a folder and its missing parents with `mkdir(2)`, failing with the path and the system's reason
-    /// (`Read-only file system`, `Not a directory`).
-    static func createFolder(_ path: String) throws {
-        var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            built += "/" + component
-            guard mkdir(built, 0o777) != 0 else { continue }
-            let code = errno
-            var isDirectory: ObjCBool = false
-            if code == EEXIST, FileManager.default.fileExists(atPath: built, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            {
-                continue
-            }
-            throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(code)))")
-        }
     }
 
     /// Refuses to write into a folder that has files but no manifest: it is not a samples folder, and rendering

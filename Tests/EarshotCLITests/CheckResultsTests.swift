@@ -208,6 +208,29 @@ import Testing
         #expect(setup.remembered.isEmpty)
     }
 
+    /// A `--jsonl` folder that cannot be made (a file of that name in the way) fails the run naming it, in a run and
+    /// in a replayed one alike, and leaves the file as it was.
+    @Test func aTimelineFolderBlockedByAFileFailsNamingIt() throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let timelines = setup.folder.path + "/timelines"
+        let blocked = "earshot: error: cannot create the folder \(timelines): a file of that name is in the way\n"
+        for replayed in [false, true] {
+            if replayed {
+                // A run that made the folder is remembered; then a file takes the folder's place.
+                #expect(setup.check(["--jsonl", timelines, setup.script]).status == 0)
+                #expect(setup.remembered.count == 1)
+                try FileManager.default.removeItem(atPath: timelines)
+            }
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: timelines))
+            let run = setup.check(["--jsonl", timelines, setup.script])
+            #expect(run.status == 1)
+            #expect(run.error == blocked, "replayed: \(replayed)")
+            #expect(FileManager.default.contents(atPath: timelines) == Data("mine".utf8))
+            try FileManager.default.removeItem(atPath: timelines)
+        }
+    }
+
     @Test func aCacheBoundOfNothingRemembersNoRun() throws {
         let setup = try Setup()
         defer { setup.folder.remove() }
