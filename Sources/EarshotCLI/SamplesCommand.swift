@@ -61,6 +61,27 @@ public struct SamplesCommand: Command {
             arguments.flag("check")
             ? NSTemporaryDirectory() + "earshot-samples-" + UUID().uuidString : samples
         defer { if arguments.flag("check") { try? manager.removeItem(atPath: target) } }
+        // A folder without a manifest passed `checkOwnership` empty or new: a run that fails takes back what it
+        // wrote there, rather than leave a partial set the next run would refuse as not its own.
+        let firstRun = !arguments.flag("check") && !manager.fileExists(atPath: samples + "/" + Self.manifestName)
+        let existed = manager.fileExists(atPath: samples)
+        do {
+            return try write(
+                paths, documents: documents, root: root, into: target, samples: samples, arguments: arguments,
+                context: context)
+        } catch {
+            if firstRun { Self.takeBack(paths, root: root, from: samples, removingFolder: !existed) }
+            throw error
+        }
+    }
+
+    /// Renders every script into `target` (the samples folder, or a temporary one with `--check`), writes the
+    /// index and the manifest, then compares (`--check`) or removes what the previous set had and this one has not.
+    private func write(
+        _ paths: [String], documents: [ScenarioDocument], root: String, into target: String, samples: String,
+        arguments: ParsedArguments, context: CommandContext
+    ) throws -> Int32 {
+        let manager = FileManager.default
         var produced: [String] = []
         // Each script renders in its own process, up to --jobs at once; files are listed in script order.
         try ParallelRuns.forEach(count: paths.count, jobs: try CacheOptions.jobs(arguments)) { index in
@@ -122,18 +143,21 @@ public struct SamplesCommand: Command {
         var environment = context.environment
         environment["EARSHOT_NO_PROGRESS"] = "1"
         process.environment = environment
-        let errors = NSTemporaryDirectory() + "earshot-samples-err-" + UUID().uuidString
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errors) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        // Its messages come back through a pipe, not a file: a full or read-only temporary folder (the likeliest
+        // reason a render fails there) would lose them. Its espeak-ng helpers end with it, closing the pipe.
+        let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = handle
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        do {
+            try process.run()
+        } catch {
+            throw CommandFailure("rendering \(script): cannot start \(executable): \(SystemReason.of(error))")
+        }
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try handle.close()
         guard process.terminationStatus == 0 else {
-            let message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            let message = String(decoding: said, as: UTF8.self)
             throw CommandFailure("rendering \(script) failed (status \(process.terminationStatus)):\n\(message)")
         }
     }
@@ -185,6 +209,29 @@ public struct SamplesCommand: Command {
             !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
                 && FileManager.default.fileExists(atPath: folder + "/" + name)
         }.sorted()
+    }
+
+    /// Removes what a failed first run wrote into `samples`: each script's outputs (its stem and an extension, in its
+    /// pattern's folder), the index, the folders it made (only when empty), and `samples` itself when the run made
+    /// it. Anything else is left alone.
+    static func takeBack(_ paths: [String], root: String, from samples: String, removingFolder: Bool) {
+        let manager = FileManager.default
+        var folders: Set<String> = []
+        for path in paths {
+            let components = String(path.dropFirst(root.count + 1)).split(separator: "/").dropLast().map(String.init)
+            let folder = ([samples] + components).joined(separator: "/")
+            let stem = PathText.stem(path) + "."
+            for file in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] where file.hasPrefix(stem) {
+                try? manager.removeItem(atPath: folder + "/" + file)
+            }
+            for depth in 0..<components.count {
+                folders.insert(([samples] + components.prefix(depth + 1)).joined(separator: "/"))
+            }
+        }
+        try? manager.removeItem(atPath: samples + "/README.md")
+        // Deepest first; rmdir(2) removes a folder only when it is empty.
+        for folder in folders.sorted(by: { $0.count > $1.count }) { rmdir(folder) }
+        if removingFolder { rmdir(samples) }
     }
 
     /// Refuses a samples path that exists and is not a folder (a file, a device such as `/dev/full`).

@@ -195,6 +195,30 @@ struct FullDiskTests {
         #expect(disk.contents == ["filler"])
     }
 
+    /// `samples` with a full or read-only temporary folder: the render that fails there (espeak-ng's data folder
+    /// goes there) says why, and `samples` passes that on rather than losing it (it once read the render's messages
+    /// back from a file in that same folder).
+    @Test(arguments: [false, true])
+    func samplesWithAnUnwritableTemporaryFolderSayWhy(readOnly: Bool) throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let disk = try SmallDisk(kilobytes: 64, readOnly: readOnly)
+        defer { disk.unmount() }
+        if !readOnly { try disk.fill() }
+        let output = try OutputFolder()
+        defer { output.remove() }
+        let scripts = output.path + "/Scripts/p"
+        try FileManager.default.createDirectory(atPath: scripts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.script, toPath: scripts + "/after-search.earshot")
+        let result = try EarshotBinary.runProgram(
+            earshot, ["samples", "--no-cache", "--scripts", output.path + "/Scripts", "-o", output.path + "/S"],
+            environment: ["EARSHOT_VOICES": voicesFolder, "TMPDIR": disk.path])
+        #expect(result.status == 1)
+        #expect(result.error.contains("cannot prepare the espeak-ng data folder \(disk.path)/"), "\(result.error)")
+        let reason = readOnly ? "Read-only file system" : "No space left on device"
+        #expect(result.error.contains(reason), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: output.path + "/S"))
+    }
+
     @Test(arguments: ["render", "compare", "samples"])
     func writingIntoAReadOnlyFolderFailsNamingThePath(command: String) throws {
         let disk = try SmallDisk(kilobytes: 64, readOnly: true)

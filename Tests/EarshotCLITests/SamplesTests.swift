@@ -53,4 +53,32 @@ struct SamplesTests {
         #expect(stale.output.contains("stale: ") && stale.output.contains("updates-frequently/before.vtt"))
         #expect(!stale.output.contains("before.wav"))
     }
+
+    /// A first `samples` run that fails part way (its second script asks for a voice there is no profile of) takes
+    /// back what it wrote: no partial set is left, and the next run, with the script fixed, is not refused as
+    /// writing into a folder that is not its own.
+    @Test func aFirstRunThatFailsLeavesNothingAndTheNextRunWrites() throws {
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let manager = FileManager.default
+        for pattern in ["a-first", "b-second"] {
+            try manager.createDirectory(atPath: folder.path + "/Scripts/" + pattern, withIntermediateDirectories: true)
+        }
+        try manager.copyItem(
+            atPath: packageRoot + "/Scripts/updates-frequently/before.earshot",
+            toPath: folder.path + "/Scripts/a-first/one.earshot")
+        let second = folder.path + "/Scripts/b-second/two.earshot"
+        let original = packageRoot + "/Scripts/updates-frequently/after.earshot"
+        let text = try String(contentsOfFile: original, encoding: .utf8)
+        try text.replacingOccurrences(of: "\nprofile ", with: "\nvoice    no-such-voice\nprofile ")
+            .write(toFile: second, atomically: true, encoding: .utf8)
+        let failed = try EarshotBinary.run(["samples", "--jobs", "1"], in: folder.path)
+        #expect(failed.status != 0)
+        #expect(failed.error.contains("no-such-voice"), "\(failed.error)")
+        #expect(!manager.fileExists(atPath: folder.path + "/Samples"), "left: \(folder.path)/Samples")
+        try text.write(toFile: second, atomically: true, encoding: .utf8)
+        let made = try EarshotBinary.run(["samples", "--jobs", "1"], in: folder.path)
+        #expect(made.status == 0, "\(made.error)")
+        #expect(manager.fileExists(atPath: folder.path + "/Samples/b-second/two.wav"))
+    }
 }
