@@ -1,3 +1,4 @@
+import EarshotCore
 import EarshotReport
 import EarshotScript
 import EarshotSystem
@@ -124,9 +125,20 @@ public enum Earshot {
                 failure.isDiagnostics ? failure.message : "\(context.program): error: \(failure.message)")
             return failure.exitCode
         } catch {
-            context.printError("\(context.program): error: \(error)")
+            context.printError("\(context.program): error: \(describe(error))")
             return ExitCode.failure
         }
+    }
+
+    /// An error no command turned into a message of its own: a file error as `PATH: REASON` with the system's
+    /// reason (`No space left on device`), never a Foundation error's dump; anything else as it describes itself.
+    static func describe(_ error: any Error) -> String {
+        let reason = SystemReason.of(error)
+        let info = (error as NSError).userInfo
+        guard let path = info[NSFilePathErrorKey] as? String ?? (info[NSURLErrorKey] as? URL)?.path else {
+            return reason
+        }
+        return path + ": " + reason
     }
 
     /// The overview listing every command with its summary.
@@ -177,7 +189,7 @@ public enum Earshot {
             context.printError("\(context.program): error: \(failure.message)")
             return failure.exitCode
         } catch {
-            context.printError("\(context.program): error: \(error)")
+            context.printError("\(context.program): error: \(describe(error))")
             return ExitCode.failure
         }
     }

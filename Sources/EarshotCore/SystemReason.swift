@@ -9,10 +9,12 @@ import Foundation
 /// The operating system's reason for a failed file operation, as messages give it: "No space left on device",
 /// not a Foundation error's dump ("Error Domain=NSCocoaErrorDomain Code=640 …").
 public enum SystemReason {
-    /// The system's reason inside `error` (a `POSIXError`, or a Foundation file error over one), else the error as
-    /// it describes itself.
+    /// The system's reason inside `error` (a `POSIXError`, or a Foundation file error over one); else a Foundation
+    /// error's own sentence ("The file doesn’t exist."), or the error as it describes itself.
     public static func of(_ error: any Error) -> String {
-        reason(in: error, depth: 0) ?? "\(error)"
+        if let reason = reason(in: error, depth: 0) { return reason }
+        let described = error as NSError
+        return described.domain == NSCocoaErrorDomain ? described.localizedDescription : "\(error)"
     }
 
     private static func reason(in error: any Error, depth: Int) -> String? {
