@@ -125,7 +125,7 @@ public enum CheckWatch {
             context.printError("\(context.program): error: \(error.message)")
             return ExitCode.usage
         } catch {
-            context.printError("\(context.program): error: \(error)")
+            context.printError("\(context.program): error: \(Earshot.describe(error))")
             return ExitCode.failure
         }
     }
