@@ -61,16 +61,34 @@ public struct SamplesCommand: Command {
             arguments.flag("check")
             ? NSTemporaryDirectory() + "earshot-samples-" + UUID().uuidString : samples
         defer { if arguments.flag("check") { try? manager.removeItem(atPath: target) } }
-        // A folder without a manifest passed `checkOwnership` empty or new: a run that fails takes back what it
-        // wrote there, rather than leave a partial set the next run would refuse as not its own.
+        // A folder without a manifest passed `checkOwnership` empty or new: a run that fails or is interrupted
+        // takes back what it wrote there, rather than leave a partial set the next run would refuse as not its own.
+        // An empty manifest marks the folder as ours from the start, for a run killed outright (SIGKILL).
         let firstRun = !arguments.flag("check") && !manager.fileExists(atPath: samples + "/" + Self.manifestName)
         let existed = manager.fileExists(atPath: samples)
+        let takeBack: @Sendable () -> Void = {
+            Self.takeBack(paths, root: root, from: samples, removingFolder: !existed)
+        }
+        if context.catchesInterrupts {
+            // Ctrl-C, or a CI job's SIGTERM to this process alone: the renders stop too (each removes its own
+            // temporaries), then what they wrote is taken back.
+            let (children, checking) = (children, arguments.flag("check"))
+            InterruptCleanup.onInterrupt {
+                children.stopAll()
+                if checking { try? FileManager.default.removeItem(atPath: target) }
+                if firstRun { takeBack() }
+            }
+        }
         do {
+            if firstRun {
+                try OutputFolders.create(samples)
+                try AtomicFile.write(Data(), to: samples + "/" + Self.manifestName)
+            }
             return try write(
                 paths, documents: documents, root: root, into: target, samples: samples, arguments: arguments,
                 context: context)
         } catch {
-            if firstRun { Self.takeBack(paths, root: root, from: samples, removingFolder: !existed) }
+            if firstRun { takeBack() }
             throw error
         }
     }
@@ -89,7 +107,6 @@ public struct SamplesCommand: Command {
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + PathText.stem(path) + ".wav"
-            try OutputFolders.create(target + "/" + folder)
             try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
             return (folder, wavRelative)
         } deliver: { _, rendered in
@@ -149,13 +166,18 @@ public struct SamplesCommand: Command {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw CommandFailure("rendering \(script): cannot start \(executable): \(SystemReason.of(error))")
+        // Its folder is made where no interrupt can come between making it and starting the render, so what an
+        // interrupt takes back is all there is.
+        try children.start(process) {
+            try OutputFolders.create(PathText.folder(of: wav))
+        } failed: { error in
+            CommandFailure("rendering \(script): cannot start \(executable): \(SystemReason.of(error))")
         }
         let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        children.finished(process)
+        // Stopped by an interrupt, or ended as it came: the handler ends the process, and nothing more is written.
+        InterruptCleanup.yieldToARunningInterrupt()
         guard process.terminationStatus == 0 else {
             let message = String(decoding: said, as: UTF8.self)
             throw CommandFailure("rendering \(script) failed (status \(process.terminationStatus)):\n\(message)")
@@ -211,6 +233,9 @@ public struct SamplesCommand: Command {
         }.sorted()
     }
 
+    /// The render processes running, so that an interrupt stops them before it takes back what they wrote.
+    private let children = RunningChildren()
+
     /// Removes what a failed first run wrote into `samples`: each script's outputs (its stem and an extension, in its
     /// pattern's folder), the index, the folders it made (only when empty), and `samples` itself when the run made
     /// it. Anything else is left alone.
@@ -229,6 +254,7 @@ public struct SamplesCommand: Command {
             }
         }
         try? manager.removeItem(atPath: samples + "/README.md")
+        try? manager.removeItem(atPath: samples + "/" + manifestName)
         // Deepest first; rmdir(2) removes a folder only when it is empty.
         for folder in folders.sorted(by: { $0.count > $1.count }) { rmdir(folder) }
         if removingFolder { rmdir(samples) }
@@ -253,5 +279,52 @@ public struct SamplesCommand: Command {
                 "\(folder) already holds files and was not written by `earshot samples` (no \(manifestName)); "
                     + "choose an empty or new folder with -o")
         }
+    }
+}
+
+/// Child processes a command runs, which an interrupt stops: none starts once it has.
+final class RunningChildren: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running: [ObjectIdentifier: Process] = [:]
+    private var stopped = false
+
+    /// Runs `prepare`, then starts `process` and keeps it until ``finished(_:)``, with no ``stopAll()`` between
+    /// them; once ``stopAll()`` has begun (an interrupt is being handled), waits for the process to end instead.
+    ///
+    /// - Throws: what `prepare` throws, `failed`'s error for what `Process.run()` throws, or `CancellationError`
+    ///   after ``stopAll()`` when no interrupt ends the process.
+    func start(
+        _ process: Process, after prepare: () throws -> Void, failed: (any Error) -> any Error
+    ) throws {
+        let started = try lock.withLock { () throws -> Bool in
+            guard !stopped else { return false }
+            try prepare()
+            do {
+                try process.run()
+            } catch {
+                throw failed(error)
+            }
+            running[ObjectIdentifier(process)] = process
+            return true
+        }
+        guard started else {
+            InterruptCleanup.yieldToARunningInterrupt()
+            throw CancellationError()
+        }
+    }
+
+    /// Forgets `process`, which has ended.
+    func finished(_ process: Process) {
+        _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(process)) }
+    }
+
+    /// Asks every running process to stop (SIGTERM: each removes its own temporaries) and waits until they have.
+    func stopAll() {
+        let processes = lock.withLock { () -> [Process] in
+            stopped = true
+            return Array(running.values)
+        }
+        for process in processes { process.terminate() }
+        for process in processes { process.waitUntilExit() }
     }
 }

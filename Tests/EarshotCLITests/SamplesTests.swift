@@ -81,4 +81,84 @@ struct SamplesTests {
         #expect(made.status == 0, "\(made.error)")
         #expect(manager.fileExists(atPath: folder.path + "/Samples/b-second/two.wav"))
     }
+
+    /// `samples` stopped by SIGTERM sent to it alone (as a CI job's time limit may): its render stops too rather
+    /// than go on writing, and the first run takes back what it wrote. It waits for the event (the long render has
+    /// started), not for a time.
+    @Test func anInterruptedFirstRunStopsItsRenderAndLeavesNothing() throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let folder = try OutputFolder()
+        defer { folder.remove() }
+        let manager = FileManager.default
+        for pattern in ["a-short", "b-long"] {
+            try manager.createDirectory(atPath: folder.path + "/Scripts/" + pattern, withIntermediateDirectories: true)
+        }
+        try manager.copyItem(
+            atPath: packageRoot + "/Scripts/updates-frequently/after.earshot",
+            toPath: folder.path + "/Scripts/a-short/after.earshot")
+        let long = """
+            title    "A stopwatch focused for an hour"
+            pattern  updates-frequently
+            variant  after
+            profile  voiceover
+            poll     1s
+
+            screen Stopwatch
+              text   stopwatch "00:00:00"  trait updatesFrequently
+
+            at 0s       every 1s for 3600s set stopwatch label "{clock}"
+            at 0.5s     focus stopwatch
+            wait 1s
+
+            """
+        try long.write(toFile: folder.path + "/Scripts/b-long/stopwatch.earshot", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: earshot)
+        process.arguments = ["samples", "--no-cache", "--jobs", "1"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["EARSHOT_VOICES"] = voicesFolder
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let started = ContinuousClock.now
+        while Self.renders(writingInto: folder.path, of: process.processIdentifier).isEmpty, process.isRunning,
+            ContinuousClock.now - started < .seconds(300)
+        {
+            usleep(20_000)
+        }
+        let running = Self.renders(writingInto: folder.path, of: process.processIdentifier)
+        #expect(!running.isEmpty, "the long render was seen running")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        let left = running.filter { Self.isAlive($0) }
+        #expect(left.isEmpty, "renders still running after samples ended: \(left)")
+        #expect(!manager.fileExists(atPath: folder.path + "/Samples"), "a partial set was left")
+    }
+
+    /// The live `earshot render` children of `parent` whose command line writes into `folder`.
+    static func renders(writingInto folder: String, of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", Int32(fields[1]) == parent,
+                let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            else { return false }
+            let words = String(decoding: line, as: UTF8.self)
+            return words.contains("render") && words.contains(folder + "/Samples/b-long/")
+        }
+    }
+
+    /// Whether process `pid` still runs (a zombie, ended and not yet reaped, does not).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
 }
