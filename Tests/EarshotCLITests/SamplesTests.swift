@@ -130,6 +130,8 @@ struct SamplesTests {
         }
         let running = Self.renders(writingInto: folder.path, of: process.processIdentifier)
         #expect(!running.isEmpty, "the long render was seen running")
+        // The folder is marked as samples' own from the start: a run killed outright leaves one the next accepts.
+        #expect(manager.fileExists(atPath: folder.path + "/Samples/.earshot-samples"))
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143)
