@@ -163,6 +163,10 @@ public struct SamplesCommand: Command {
         // Its messages come back through a pipe, not a file: a full or read-only temporary folder (the likeliest
         // reason a render fails there) would lose them. Its espeak-ng helpers end with it, closing the pipe.
         let errors = Pipe()
+        // Its end is told at once: `waitUntilExit()` looks every 50 ms on a thread without a run loop, which left a
+        // one-job `samples` idle half the time (24 renders: 2.0 s of wall time for 0.8 s of CPU).
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -174,7 +178,7 @@ public struct SamplesCommand: Command {
             CommandFailure("rendering \(script): cannot start \(executable): \(SystemReason.of(error))")
         }
         let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ended.wait()
         children.finished(process)
         // Stopped by an interrupt, or ended as it came: the handler ends the process, and nothing more is written.
         InterruptCleanup.yieldToARunningInterrupt()
@@ -284,7 +288,7 @@ public struct SamplesCommand: Command {
 
 /// Child processes a command runs, which an interrupt stops: none starts once it has.
 final class RunningChildren: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var running: [ObjectIdentifier: Process] = [:]
     private var stopped = false
 
@@ -313,18 +317,24 @@ final class RunningChildren: @unchecked Sendable {
         }
     }
 
-    /// Forgets `process`, which has ended.
+    /// Forgets `process`, which has ended (its starter saw it end).
     func finished(_ process: Process) {
-        _ = lock.withLock { running.removeValue(forKey: ObjectIdentifier(process)) }
+        lock.withLock {
+            running[ObjectIdentifier(process)] = nil
+            lock.broadcast()
+        }
     }
 
-    /// Asks every running process to stop (SIGTERM: each removes its own temporaries) and waits until they have.
+    /// Asks every running process to stop (SIGTERM: each removes its own temporaries) and waits until their
+    /// starters have seen them end.
     func stopAll() {
         let processes = lock.withLock { () -> [Process] in
             stopped = true
             return Array(running.values)
         }
         for process in processes { process.terminate() }
-        for process in processes { process.waitUntilExit() }
+        lock.withLock {
+            while !running.isEmpty { lock.wait() }
+        }
     }
 }
