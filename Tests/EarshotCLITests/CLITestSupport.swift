@@ -50,6 +50,13 @@ enum EarshotBinary {
             path, arguments, in: folder, environment: ["EARSHOT_VOICES": withVoices ? voicesFolder : nil])
     }
 
+    /// Whether starting a program failed because its file was open for writing somewhere (ETXTBSY).
+    static func isBusy(_ error: any Error) -> Bool {
+        let described = error as NSError
+        let underlying = described.userInfo[NSUnderlyingErrorKey] as? NSError
+        return [described, underlying].contains { $0?.domain == NSPOSIXErrorDomain && $0?.code == Int(ETXTBSY) }
+    }
+
     /// Runs `program` with `arguments` in `folder` (a scratch folder when nil), this process's environment
     /// changed by `environment` (nil removes a variable); its status and both streams.
     static func runProgram(
@@ -65,20 +72,34 @@ enum EarshotBinary {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         // A phrase cache of this test process's own, never the user's: every test run starts cold.
         environment["EARSHOT_CACHE_DIR"] = phraseCacheFolder
         for (name, value) in changes { environment[name] = value }
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: folder ?? scratch)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        var process = Process()
+        // Its end is told at once (`waitUntilExit()` looks only every 50 ms on a thread without a run loop).
+        let ended = DispatchSemaphore(value: 0)
+        for attempt in 1... {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            process.environment = environment
+            process.currentDirectoryURL = URL(fileURLWithPath: folder ?? scratch)
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            process.terminationHandler = { _ in ended.signal() }
+            do {
+                try process.run()
+                break
+            } catch let error where attempt < 100 && Self.isBusy(error) {
+                // A program copied just now can be busy for a moment: a process another test forked while the copy
+                // was open for writing holds it until that process starts its own program (ETXTBSY). Trying again
+                // is the usual remedy; the holder lets go within microseconds.
+                usleep(10_000)
+            }
+        }
+        ended.wait()
         try out.close()
         try err.close()
         return RunResult(

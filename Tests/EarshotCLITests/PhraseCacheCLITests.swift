@@ -227,9 +227,8 @@ import Testing
     }
 
     /// `earshot render` processes of a scenario whose audio is larger than the cache's bound: each says so once,
-    /// the cache keeps the start of the first run (its first pack), later runs leave that start behind (they found
-    /// it, and evicted what they stored beyond it), the same after every run, and every run writes what an uncached
-    /// render writes.
+    /// the cache keeps the start of the first run, later runs leave that start behind (they found it, and evicted
+    /// what they stored beyond the bound), and every run writes what an uncached render writes.
     @Test func rendersLongerThanTheCacheBoundKeepTheFirstRunsStartAndSaySo() throws {
         let folder = try OutputFolder()
         defer { folder.remove() }
@@ -259,11 +258,15 @@ import Testing
             #expect(PhraseCache.Folder(path: cache + "/phrases").usage().bytes <= 1 << 20)
         }
         let cold = packs["cold"] ?? []
-        let warm = packs["warm"] ?? []
-        #expect(cold.count >= 2 && warm.first == cold.first, "the start stays: \(cold) then \(warm)")
-        // Of the cold run's packs, the warm run keeps all but perhaps the last (the bound keeps nine tenths).
-        #expect(warm.count >= cold.count - 1 && Set(warm).isSubset(of: Set(cold)), "\(cold) then \(warm)")
-        #expect(packs["again"] == warm, "every later run leaves the same start")
+        #expect(cold.count >= 2, "\(cold)")
+        // Of the cold run's packs, each later run keeps all but perhaps the last (the bound keeps nine tenths); of
+        // its own, it evicts the newest first, so what it keeps of them depends on how many it closed (a pack also
+        // closes after two seconds open, so a run slowed down by a busy machine closes more).
+        for name in ["warm", "again"] {
+            let later = packs[name] ?? []
+            #expect(later.first == cold.first, "the start stays: \(cold) then \(name) \(later)")
+            #expect(Set(cold.dropLast()).isSubset(of: Set(later)), "\(cold) then \(name) \(later)")
+        }
         for name in ["cold", "warm", "again"] { #expect(outputs[name] == outputs["uncached"], "\(name)") }
     }
 
