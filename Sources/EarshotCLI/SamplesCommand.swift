@@ -101,16 +101,23 @@ public struct SamplesCommand: Command {
     ) throws -> Int32 {
         let manager = FileManager.default
         var produced: [String] = []
+        var told: Set<String> = []
         // Each script renders in its own process, up to --jobs at once; files are listed in script order.
         try ParallelRuns.forEach(count: paths.count, jobs: try CacheOptions.jobs(arguments)) { index in
             let path = paths[index]
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + PathText.stem(path) + ".wav"
-            try renderInFreshProcess(path, to: target + "/" + wavRelative, arguments: arguments, context: context)
-            return (folder, wavRelative)
+            let said = try renderInFreshProcess(
+                path, to: target + "/" + wavRelative, arguments: arguments, context: context)
+            return (folder, wavRelative, said)
         } deliver: { _, rendered in
-            let (folder, wavRelative) = rendered
+            let (folder, wavRelative, said) = rendered
+            // What a render that succeeded said (a phrase cache it could not write, say), each line once: every
+            // render of the set would say it again.
+            for line in said.split(separator: "\n").map(String.init) where told.insert(line).inserted {
+                context.printError(line)
+            }
             let stem = String(wavRelative.dropLast(4))
             let outputs = (try? manager.contentsOfDirectory(atPath: target + "/" + folder)) ?? []
             for file in outputs.sorted() where (folder.isEmpty ? file : folder + "/" + file).hasPrefix(stem + ".") {
@@ -133,9 +140,10 @@ public struct SamplesCommand: Command {
         return ExitCode.success
     }
 
+    /// Renders `script` into `wav` in a child `earshot render`, and returns what it said on standard error.
     private func renderInFreshProcess(
         _ script: String, to wav: String, arguments: ParsedArguments, context: CommandContext
-    ) throws {
+    ) throws -> String {
         let process = Process()
         let executable =
             context.environment["EARSHOT_BINARY"]
@@ -182,10 +190,11 @@ public struct SamplesCommand: Command {
         children.finished(process)
         // Stopped by an interrupt, or ended as it came: the handler ends the process, and nothing more is written.
         InterruptCleanup.yieldToARunningInterrupt()
+        let message = String(decoding: said, as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            let message = String(decoding: said, as: UTF8.self)
             throw CommandFailure("rendering \(script) failed (status \(process.terminationStatus)):\n\(message)")
         }
+        return message
     }
 
     private func compare(
