@@ -63,8 +63,11 @@ public struct CheckOutputs: Sendable {
                 throw UsageError("--sarif \(sarifPath): is a folder; give a file name")
             }
             let parent = (sarifPath as NSString).deletingLastPathComponent
-            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
+            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
                 throw UsageError("--sarif \(sarifPath): the folder \(parent) does not exist")
+            }
+            if !parent.isEmpty, !isDirectory.boolValue {
+                throw UsageError("--sarif \(sarifPath): \(parent) is a file, not a folder")
             }
         }
     }

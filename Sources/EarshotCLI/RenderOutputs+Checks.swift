@@ -58,8 +58,11 @@ extension RenderOutputs {
                 throw UsageError("\(path) is a folder; give a file inside it, such as \(path)/out.wav")
             }
             let folder = PathText.folder(of: path)
-            if !manager.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            if !manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
                 throw CommandFailure("cannot write \(path): the folder \(folder) does not exist")
+            }
+            if !isDirectory.boolValue {
+                throw CommandFailure("cannot write \(path): \(folder) is a file, not a folder")
             }
             do {
                 try AtomicFile.checkDestination(path)

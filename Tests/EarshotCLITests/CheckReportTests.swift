@@ -138,6 +138,7 @@ import Testing
         (["--format", "xml"], "--format xml: unknown format"),
         (["--record", "--update"], "--record and --update cannot be combined"),
         (["--sarif", "no-such-folder/out.sarif"], "the folder no-such-folder does not exist"),
+        (["--sarif", "after-search.earshot/out.sarif"], "after-search.earshot is a file, not a folder"),
     ])
     func badOutputOptionsAreUsageErrorsAndWriteNothing(options: [String], message: String) throws {
         let folder = try OutputFolder()

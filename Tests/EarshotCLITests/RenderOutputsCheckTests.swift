@@ -61,6 +61,11 @@ import Testing
         let missing = try EarshotBinary.run(["render", Self.script, "-o", folder + "/nowhere/x.wav"])
         #expect(missing.status == 1)
         #expect(missing.error.contains("the folder \(folder)/nowhere does not exist"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder + "/a-file"))
+        let underAFile = try EarshotBinary.run(["render", Self.script, "-o", folder + "/a-file/x.wav"])
+        #expect(underAFile.status == 1)
+        let notAFolder = "cannot write \(folder)/a-file/x.wav: \(folder)/a-file is a file, not a folder"
+        #expect(underAFile.error.contains(notAFolder), "\(underAFile.error)")
     }
 
     @Test func anInterruptedRenderLeavesNoTemporaryAndExits130() throws {
