@@ -335,13 +335,20 @@ final class RunningChildren: @unchecked Sendable {
     }
 
     /// Asks every running process to stop (SIGTERM: each removes its own temporaries) and waits until their
-    /// starters have seen them end.
-    func stopAll() {
+    /// starters have seen them end. One still running after `patience` (stuck: an interrupt must not hang) is
+    /// killed (SIGKILL).
+    func stopAll(patience: TimeInterval = 10) {
         let processes = lock.withLock { () -> [Process] in
             stopped = true
             return Array(running.values)
         }
         for process in processes { process.terminate() }
+        let deadline = Date(timeIntervalSinceNow: patience)
+        let stuck = lock.withLock { () -> [Process] in
+            while !running.isEmpty, lock.wait(until: deadline) {}
+            return Array(running.values)
+        }
+        for process in stuck { kill(process.processIdentifier, SIGKILL) }
         lock.withLock {
             while !running.isEmpty { lock.wait() }
         }
