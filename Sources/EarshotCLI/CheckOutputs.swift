@@ -41,8 +41,8 @@ public struct CheckOutputs: Sendable {
 
     /// Reads and validates the options.
     ///
-    /// - Throws: `UsageError` for an unknown format, `--record` with `--update`, or a SARIF path that is a
-    ///   folder or lies in a folder that does not exist.
+    /// - Throws: `UsageError` for an unknown format, `--record` with `--update`, or a SARIF or JUnit path that is
+    ///   a folder or lies in a folder that does not exist.
     public init(_ arguments: ParsedArguments) throws {
         let word = arguments.value(Self.formatOption.long) ?? Format.text.rawValue
         guard let format = Format(rawValue: word) else {
@@ -57,18 +57,24 @@ public struct CheckOutputs: Sendable {
             arguments.flag(Self.updateOption.long)
             ? .update : arguments.flag(Self.recordOption.long) ? .record : .compare
         sarifPath = arguments.value(Self.sarifOption.long)
-        if let sarifPath {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: sarifPath, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw UsageError("--sarif \(sarifPath): is a folder; give a file name")
-            }
-            let parent = (sarifPath as NSString).deletingLastPathComponent
-            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
-                throw UsageError("--sarif \(sarifPath): the folder \(parent) does not exist")
-            }
-            if !parent.isEmpty, !isDirectory.boolValue {
-                throw UsageError("--sarif \(sarifPath): \(parent) is a file, not a folder")
-            }
+        // Report files are checked before the run, not found unwritable after it.
+        for option in ["sarif", "junit"] {
+            if let path = arguments.value(option) { try Self.checkReportPath(path, option: option) }
+        }
+    }
+
+    /// Refuses a report path that is a folder or lies in a folder that does not exist (or is a file).
+    static func checkReportPath(_ path: String, option: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw UsageError("--\(option) \(path): is a folder; give a file name")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
+            throw UsageError("--\(option) \(path): the folder \(parent) does not exist")
+        }
+        if !parent.isEmpty, !isDirectory.boolValue {
+            throw UsageError("--\(option) \(path): \(parent) is a file, not a folder")
         }
     }
 

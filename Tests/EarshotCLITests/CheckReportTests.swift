@@ -139,6 +139,8 @@ import Testing
         (["--record", "--update"], "--record and --update cannot be combined"),
         (["--sarif", "no-such-folder/out.sarif"], "the folder no-such-folder does not exist"),
         (["--sarif", "after-search.earshot/out.sarif"], "after-search.earshot is a file, not a folder"),
+        (["--junit", "no-such-folder/out.xml"], "--junit no-such-folder/out.xml: the folder no-such-folder"),
+        (["--junit", "."], "--junit .: is a folder"),
     ])
     func badOutputOptionsAreUsageErrorsAndWriteNothing(options: [String], message: String) throws {
         let folder = try OutputFolder()
