@@ -302,7 +302,8 @@ final class RunningChildren: @unchecked Sendable {
     private var stopped = false
 
     /// Runs `prepare`, then starts `process` and keeps it until ``finished(_:)``, with no ``stopAll()`` between
-    /// them; once ``stopAll()`` has begun (an interrupt is being handled), waits for the process to end instead.
+    /// them. Once ``stopAll()`` has begun (an interrupt is being handled), neither runs: this waits for the
+    /// interrupt to end this process instead.
     ///
     /// - Throws: what `prepare` throws, `failed`'s error for what `Process.run()` throws, or `CancellationError`
     ///   after ``stopAll()`` when no interrupt ends the process.
