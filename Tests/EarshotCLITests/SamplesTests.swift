@@ -1,4 +1,5 @@
 import EarshotAudio
+import EarshotBench
 import Foundation
 import Testing
 
@@ -96,22 +97,8 @@ struct SamplesTests {
         try manager.copyItem(
             atPath: packageRoot + "/Scripts/updates-frequently/after.earshot",
             toPath: folder.path + "/Scripts/a-short/after.earshot")
-        let long = """
-            title    "A stopwatch focused for an hour"
-            pattern  updates-frequently
-            variant  after
-            profile  voiceover
-            poll     1s
-
-            screen Stopwatch
-              text   stopwatch "00:00:00"  trait updatesFrequently
-
-            at 0s       every 1s for 3600s set stopwatch label "{clock}"
-            at 0.5s     focus stopwatch
-            wait 1s
-
-            """
-        try long.write(toFile: folder.path + "/Scripts/b-long/stopwatch.earshot", atomically: true, encoding: .utf8)
+        try ScalingWorkload.stopwatch(seconds: 3600).write(
+            toFile: folder.path + "/Scripts/b-long/stopwatch.earshot", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: earshot)
         process.arguments = ["samples", "--no-cache", "--jobs", "1"]
