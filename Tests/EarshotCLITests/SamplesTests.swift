@@ -1,5 +1,6 @@
 import EarshotAudio
 import EarshotBench
+import EarshotCore
 import Foundation
 import Testing
 
@@ -62,17 +63,13 @@ struct SamplesTests {
         let folder = try OutputFolder()
         defer { folder.remove() }
         let manager = FileManager.default
-        for pattern in ["a-first", "b-second"] {
-            try manager.createDirectory(atPath: folder.path + "/Scripts/" + pattern, withIntermediateDirectories: true)
-        }
-        try manager.copyItem(
-            atPath: packageRoot + "/Scripts/updates-frequently/before.earshot",
-            toPath: folder.path + "/Scripts/a-first/one.earshot")
+        let text = try Self.shipped("updates-frequently/after")
+        try Self.writeScripts(
+            [
+                "a-first/one": try Self.shipped("updates-frequently/before"),
+                "b-second/two": text.replacingOccurrences(of: "\nprofile ", with: "\nvoice    no-such-voice\nprofile "),
+            ], in: folder.path)
         let second = folder.path + "/Scripts/b-second/two.earshot"
-        let original = packageRoot + "/Scripts/updates-frequently/after.earshot"
-        let text = try String(contentsOfFile: original, encoding: .utf8)
-        try text.replacingOccurrences(of: "\nprofile ", with: "\nvoice    no-such-voice\nprofile ")
-            .write(toFile: second, atomically: true, encoding: .utf8)
         let failed = try EarshotBinary.run(["samples", "--jobs", "1"], in: folder.path)
         #expect(failed.status != 0)
         #expect(failed.error.contains("no-such-voice"), "\(failed.error)")
@@ -91,14 +88,11 @@ struct SamplesTests {
         let folder = try OutputFolder()
         defer { folder.remove() }
         let manager = FileManager.default
-        for pattern in ["a-short", "b-long"] {
-            try manager.createDirectory(atPath: folder.path + "/Scripts/" + pattern, withIntermediateDirectories: true)
-        }
-        try manager.copyItem(
-            atPath: packageRoot + "/Scripts/updates-frequently/after.earshot",
-            toPath: folder.path + "/Scripts/a-short/after.earshot")
-        try ScalingWorkload.stopwatch(seconds: 3600).write(
-            toFile: folder.path + "/Scripts/b-long/stopwatch.earshot", atomically: true, encoding: .utf8)
+        try Self.writeScripts(
+            [
+                "a-short/after": try Self.shipped("updates-frequently/after"),
+                "b-long/stopwatch": ScalingWorkload.stopwatch(seconds: 3600),
+            ], in: folder.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: earshot)
         process.arguments = ["samples", "--no-cache", "--jobs", "1"]
@@ -125,6 +119,21 @@ struct SamplesTests {
         let left = running.filter { Self.isAlive($0) }
         #expect(left.isEmpty, "renders still running after samples ended: \(left)")
         #expect(!manager.fileExists(atPath: folder.path + "/Samples"), "a partial set was left")
+    }
+
+    /// The text of the shipped script `name` (`pattern/variant`, without `.earshot`).
+    static func shipped(_ name: String) throws -> String {
+        try String(contentsOfFile: packageRoot + "/Scripts/" + name + ".earshot", encoding: .utf8)
+    }
+
+    /// Writes each script (`pattern/name` → its text) as `Scripts/pattern/name.earshot` under `folder`.
+    static func writeScripts(_ scripts: [String: String], in folder: String) throws {
+        for (name, text) in scripts {
+            let path = folder + "/Scripts/" + name + ".earshot"
+            try FileManager.default.createDirectory(
+                atPath: PathText.folder(of: path), withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
     }
 
     /// The live `earshot render` children of `parent` whose command line writes into `folder`.
