@@ -47,7 +47,16 @@ build-tests: deps
 # per process. The flag changes linking only; library users' plain `swift build -c release` compiles the same
 # code, and the consumer stage builds exactly that. release and release-all share the flag so that neither
 # rebuilds what the other built.
-RELEASE_FLAGS = -c release --static-swift-stdlib
+#
+# They also ask the compiler for direct metadata accessors (-disable-concrete-type-metadata-mangled-name-accessors).
+# By default, the first use of a generic type such as Set<VoiceProfile> or [TimerID: …] in a process builds its
+# metadata from a mangled name, and checking the name's Hashable requirement scans every protocol conformance of
+# the binary (tens of thousands, Foundation's included). A render paid about 3 % of its CPU time in those scans,
+# every process anew; with the flag the compiler passes the conformances it already knows. Measured with the
+# shipped scripts' cold renders, alternated with a build without it: 2.4 % less CPU (median of six rounds of 24).
+# Code, output and library users' builds are otherwise the same.
+RELEASE_FLAGS = -c release --static-swift-stdlib \
+                -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --build-path $(BUILD_DIR) --product earshot
