@@ -7,11 +7,13 @@ import Foundation
 /// `earshot samples [--check]`: regenerates `Samples/`, the rendered listening samples, or checks they are fresh.
 ///
 /// For every script under `Scripts/PATTERN/` it writes `Samples/PATTERN/NAME.wav` with `NAME.vtt` and
-/// `NAME.jsonl`, plus an index, `Samples/README.md`. Each script is rendered by `earshot render` in a fresh
-/// process (each phrase is synthesized from one fixed espeak-ng state, so this is belt and braces): so a sample
-/// equals what `earshot render` gives for that script anywhere, and `--check` can
-/// compare bytes. `--check` renders into a temporary folder, compares every file with `Samples/` and names the
-/// stale, missing and extra ones, and any WAV whose companion files are from another render (status 1 when any).
+/// `NAME.jsonl` and a review page, plus an index, `Samples/README.md`. Each script is rendered in this process as
+/// `earshot render Scripts/PATTERN/NAME.earshot -o … --html … --link-audio`, run from the folder that holds
+/// `Scripts/`, renders it: the same script path in the outputs, the same voices and sounds. A sample therefore
+/// equals what `earshot render` gives for that script anywhere (every phrase is synthesized from one fixed espeak-ng
+/// state, whatever was synthesized before it), and `--check` can compare bytes. `--check` renders into a temporary
+/// folder, compares every file with `Samples/` and names the stale, missing and extra ones, and any WAV whose
+/// companion files are from another render (status 1 when any).
 public struct SamplesCommand: Command {
     /// Creates the command.
     public init() {}
@@ -29,12 +31,6 @@ public struct SamplesCommand: Command {
             CacheOptions.jobs,
         ],
         examples: ["samples", "samples --check"])
-
-    /// The `earshot` words that render `script` as the sample `wav` (more outputs, such as a review page, are
-    /// added here so they regenerate and are checked with the rest).
-    public static func renderArguments(script: String, wav: String) -> [String] {
-        ["render", script, "-o", wav, "--html", String(wav.dropLast(4)) + ".html", "--link-audio"]
-    }
 
     /// It speaks unless the phrase cache answers (then it never opens espeak-ng).
     public func speaks(_ arguments: ParsedArguments, context: CommandContext) -> Bool {
@@ -69,12 +65,13 @@ public struct SamplesCommand: Command {
         let takeBack: @Sendable () -> Void = {
             Self.takeBack(paths, root: root, from: samples, removingFolder: !existed)
         }
+        let folders = FolderGate()
         if context.catchesInterrupts {
-            // Ctrl-C, or a CI job's SIGTERM to this process alone: the renders stop too (each removes its own
-            // temporaries), then what they wrote is taken back.
-            let (children, checking) = (children, arguments.flag("check"))
+            // Ctrl-C, or a CI job's SIGTERM: the renders' temporaries are removed, no render makes a folder from then
+            // on, and what they wrote is taken back.
+            let checking = arguments.flag("check")
             InterruptCleanup.onInterrupt {
-                children.stopAll()
+                folders.close()
                 if checking { try? FileManager.default.removeItem(atPath: target) }
                 if firstRun { takeBack() }
             }
@@ -85,8 +82,8 @@ public struct SamplesCommand: Command {
                 try AtomicFile.write(Data(), to: samples + "/" + Self.manifestName)
             }
             return try write(
-                paths, documents: documents, root: root, into: target, samples: samples, arguments: arguments,
-                context: context)
+                paths, documents: documents, root: root, into: target, samples: samples, folders: folders,
+                arguments: arguments, context: context)
         } catch {
             if firstRun { takeBack() }
             throw error
@@ -97,27 +94,26 @@ public struct SamplesCommand: Command {
     /// index and the manifest, then compares (`--check`) or removes what the previous set had and this one has not.
     private func write(
         _ paths: [String], documents: [ScenarioDocument], root: String, into target: String, samples: String,
-        arguments: ParsedArguments, context: CommandContext
+        folders: FolderGate, arguments: ParsedArguments, context: CommandContext
     ) throws -> Int32 {
         let manager = FileManager.default
+        let renderer = try Renderer(root: root, folders: folders, arguments: arguments, context: context)
         var produced: [String] = []
-        var told: Set<String> = []
-        // Each script renders in its own process, up to --jobs at once; files are listed in script order.
-        try ParallelRuns.forEach(count: paths.count, jobs: try CacheOptions.jobs(arguments)) { index in
+        // Scripts render side by side (up to --jobs), on one engine and one phrase library; files are listed in
+        // script order. The longest scenarios start first, so that none is left to run alone at the end.
+        let longestFirst = documents.indices.sorted {
+            (documents[$0].endTime, $1) > (documents[$1].endTime, $0)
+        }
+        try ParallelRuns.forEach(count: paths.count, jobs: try CacheOptions.jobs(arguments), startOrder: longestFirst) {
+            index in
             let path = paths[index]
             let relative = String(path.dropFirst(root.count + 1))
             let folder = relative.split(separator: "/").dropLast().joined(separator: "/")
             let wavRelative = (folder.isEmpty ? "" : folder + "/") + PathText.stem(path) + ".wav"
-            let said = try renderInFreshProcess(
-                path, to: target + "/" + wavRelative, arguments: arguments, context: context)
-            return (folder, wavRelative, said)
+            try renderer.render(path, to: target + "/" + wavRelative)
+            return (folder, wavRelative)
         } deliver: { _, rendered in
-            let (folder, wavRelative, said) = rendered
-            // What a render that succeeded said (a phrase cache it could not write, say), each line once: every
-            // render of the set would say it again.
-            for line in said.split(separator: "\n").map(String.init) where told.insert(line).inserted {
-                context.printError(line)
-            }
+            let (folder, wavRelative) = rendered
             let stem = String(wavRelative.dropLast(4))
             let outputs = (try? manager.contentsOfDirectory(atPath: target + "/" + folder)) ?? []
             for file in outputs.sorted() where (folder.isEmpty ? file : folder + "/" + file).hasPrefix(stem + ".") {
@@ -138,63 +134,6 @@ public struct SamplesCommand: Command {
         }
         context.print("Wrote \(produced.count) files in \(samples)/ from \(paths.count) scripts")
         return ExitCode.success
-    }
-
-    /// Renders `script` into `wav` in a child `earshot render`, and returns what it said on standard error.
-    private func renderInFreshProcess(
-        _ script: String, to wav: String, arguments: ParsedArguments, context: CommandContext
-    ) throws -> String {
-        let process = Process()
-        let executable =
-            context.environment["EARSHOT_BINARY"]
-            ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        process.executableURL = URL(fileURLWithPath: executable)
-        // Run from the folder that holds Scripts/, naming the script relative to it: the pages and timelines
-        // then carry `Scripts/…` paths, the same on every machine and clone.
-        let base = URL(fileURLWithPath: script).deletingLastPathComponent().path
-        var top = URL(fileURLWithPath: base)
-        while top.path != "/", !FileManager.default.fileExists(atPath: top.appendingPathComponent("Scripts").path) {
-            top.deleteLastPathComponent()
-        }
-        let shown = script.hasPrefix(top.path + "/") ? String(script.dropFirst(top.path.count + 1)) : script
-        process.currentDirectoryURL = top
-        var words = Self.renderArguments(script: shown, wav: wav)
-        if let voices = arguments.value(VoiceOptions.voices.long) {
-            words += ["--voices", URL(fileURLWithPath: voices).standardizedFileURL.path]
-        }
-        if arguments.flag(CacheOptions.noCache.long) { words.append(CacheOptions.noCache.longSpelling) }
-        process.arguments = words
-        var environment = context.environment
-        environment["EARSHOT_NO_PROGRESS"] = "1"
-        process.environment = environment
-        // Its messages come back through a pipe, not a file: a full or read-only temporary folder (the likeliest
-        // reason a render fails there) would lose them. Its espeak-ng helpers end with it, closing the pipe.
-        let errors = Pipe()
-        // Its end is told at once: `waitUntilExit()` looks every 50 ms on a thread without a run loop, which left a
-        // one-job `samples` idle half the time (24 renders: 2.0 s of wall time for 0.8 s of CPU).
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        // Its folder is made where no interrupt can come between making it and starting the render, so what an
-        // interrupt takes back is all there is.
-        try children.start(process) {
-            try OutputFolders.create(PathText.folder(of: wav))
-        } failed: { error in
-            CommandFailure("rendering \(script): cannot start \(executable): \(SystemReason.of(error))")
-        }
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        ended.wait()
-        children.finished(process)
-        // Stopped by an interrupt, or ended as it came: the handler ends the process, and nothing more is written.
-        InterruptCleanup.yieldToARunningInterrupt()
-        let message = String(decoding: said, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw CommandFailure("rendering \(script) failed (status \(process.terminationStatus)):\n\(message)")
-        }
-        return message
     }
 
     private func compare(
@@ -246,9 +185,6 @@ public struct SamplesCommand: Command {
         }.sorted()
     }
 
-    /// The render processes running, so that an interrupt stops them before it takes back what they wrote.
-    private let children = RunningChildren()
-
     /// Removes what a failed first run wrote into `samples`: each script's outputs (its stem and an extension, in its
     /// pattern's folder), the index, the folders it made (only when empty), and `samples` itself when the run made
     /// it. Anything else is left alone.
@@ -291,67 +227,6 @@ public struct SamplesCommand: Command {
             throw CommandFailure(
                 "\(folder) already holds files and was not written by `earshot samples` (no \(manifestName)); "
                     + "choose an empty or new folder with -o")
-        }
-    }
-}
-
-/// Child processes a command runs, which an interrupt stops: none starts once it has.
-final class RunningChildren: @unchecked Sendable {
-    private let lock = NSCondition()
-    private var running: [ObjectIdentifier: Process] = [:]
-    private var stopped = false
-
-    /// Runs `prepare`, then starts `process` and keeps it until ``finished(_:)``, with no ``stopAll()`` between
-    /// them. Once ``stopAll()`` has begun (an interrupt is being handled), neither runs: this waits for the
-    /// interrupt to end this process instead.
-    ///
-    /// - Throws: what `prepare` throws, `failed`'s error for what `Process.run()` throws, or `CancellationError`
-    ///   after ``stopAll()`` when no interrupt ends the process.
-    func start(
-        _ process: Process, after prepare: () throws -> Void, failed: (any Error) -> any Error
-    ) throws {
-        let started = try lock.withLock { () throws -> Bool in
-            guard !stopped else { return false }
-            try prepare()
-            do {
-                try process.run()
-            } catch {
-                throw failed(error)
-            }
-            running[ObjectIdentifier(process)] = process
-            return true
-        }
-        guard started else {
-            InterruptCleanup.yieldToARunningInterrupt()
-            throw CancellationError()
-        }
-    }
-
-    /// Forgets `process`, which has ended (its starter saw it end).
-    func finished(_ process: Process) {
-        lock.withLock {
-            running[ObjectIdentifier(process)] = nil
-            lock.broadcast()
-        }
-    }
-
-    /// Asks every running process to stop (SIGTERM: each removes its own temporaries) and waits until their
-    /// starters have seen them end. One still running after `patience` (stuck: an interrupt must not hang) is
-    /// killed (SIGKILL).
-    func stopAll(patience: TimeInterval = 10) {
-        let processes = lock.withLock { () -> [Process] in
-            stopped = true
-            return Array(running.values)
-        }
-        for process in processes { process.terminate() }
-        let deadline = Date(timeIntervalSinceNow: patience)
-        let stuck = lock.withLock { () -> [Process] in
-            while !running.isEmpty, lock.wait(until: deadline) {}
-            return Array(running.values)
-        }
-        for process in stuck { kill(process.processIdentifier, SIGKILL) }
-        lock.withLock {
-            while !running.isEmpty { lock.wait() }
         }
     }
 }

@@ -51,17 +51,17 @@ public enum ScenarioInputs {
         return paths
     }
 
-    /// The nearest `Scripts` folder, walking up from the current directory; else an install's
+    /// The nearest `Scripts` folder, walking up from `start` (the current directory); else an install's
     /// `share/earshot/Scripts` (see `InstallLayout`).
-    static func scriptsFolder() -> String? {
-        nearestScriptsFolder()
+    static func scriptsFolder(from start: String = FileManager.default.currentDirectoryPath) -> String? {
+        nearestScriptsFolder(from: start)
             ?? InstallLayout.shareFolder().map { $0 + "/Scripts" }.flatMap {
                 FileManager.default.fileExists(atPath: $0) ? $0 : nil
             }
     }
 
-    private static func nearestScriptsFolder() -> String? {
-        var directory = FileManager.default.currentDirectoryPath
+    private static func nearestScriptsFolder(from start: String) -> String? {
+        var directory = start
         for _ in 0..<8 {
             let candidate = (directory == "/" ? "" : directory) + "/Scripts"
             var isDirectory: ObjCBool = false

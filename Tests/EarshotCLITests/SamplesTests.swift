@@ -1,6 +1,7 @@
 import EarshotAudio
 import EarshotBench
 import EarshotCore
+import EarshotSystem
 import Foundation
 import Testing
 
@@ -24,7 +25,8 @@ struct SamplesTests {
             let first = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/a." + ext))
             let second = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/b." + ext))
             #expect(first.count > 44, "\(ext) is not empty")
-            #expect(first == second, "\(script): the two .\(ext) files differ")
+            let same = first == second  // a failed `==` of two large Data values would list their difference
+            #expect(same, "\(script): the two .\(ext) files differ")
         }
         let wav = try WAVFile.read(path: folder.path + "/a.wav")
         #expect(wav.sampleRate == 22_050 && wav.channels == 1)
@@ -56,6 +58,46 @@ struct SamplesTests {
         #expect(!stale.output.contains("before.wav"))
     }
 
+    /// A sample is what `earshot render` gives for its script when run from the folder that holds `Scripts/` (with
+    /// the review page, linking the WAV), byte for byte, wherever `samples` itself runs: the script path in the
+    /// outputs and the voices (found by walking up from that folder) are that folder's, not those found from the
+    /// current folder or the executable.
+    @Test func aSampleIsWhatRenderGivesFromTheFolderOfScripts() throws {
+        let folder = try OutputFolder()
+        let elsewhere = try OutputFolder()
+        defer {
+            folder.remove()
+            elsewhere.remove()
+        }
+        let script = "audio-only-task/after-captions"
+        try Self.writeScripts([script: try Self.shipped(script)], in: folder.path)
+        // The folder's own voices, with a narrator unlike the shipped one (which the executable would find).
+        try FileManager.default.copyItem(atPath: voicesFolder, toPath: folder.path + "/Voices")
+        let narrator = folder.path + "/Voices/narrator.voice"
+        try String(contentsOfFile: narrator, encoding: .utf8).replacingOccurrences(of: "rate 165", with: "rate 210")
+            .write(toFile: narrator, atomically: true, encoding: .utf8)
+        let made = try EarshotBinary.run(
+            ["samples", "--scripts", folder.path + "/Scripts", "-o", folder.path + "/Samples"], in: elsewhere.path,
+            withVoices: false)
+        #expect(made.status == 0, "\(made.error)")
+        let out = folder.path + "/rendered/after-captions"
+        try FileManager.default.createDirectory(
+            atPath: folder.path + "/rendered", withIntermediateDirectories: true)
+        let rendered = try EarshotBinary.run(
+            ["render", "Scripts/" + script + ".earshot", "-o", out + ".wav", "--html", out + ".html", "--link-audio"],
+            in: folder.path, withVoices: false)
+        #expect(rendered.status == 0, "\(rendered.error)")
+        for ext in ["wav", "vtt", "jsonl", "html"] {
+            let sample = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/Samples/" + script + "." + ext))
+            let render = try Data(contentsOf: URL(fileURLWithPath: out + "." + ext))
+            // Compared first: a failed `==` on two large Data values would have the test list their difference.
+            let same = sample == render
+            #expect(same, "the sample's .\(ext) differs from the render's")
+        }
+        let page = try String(contentsOfFile: out + ".html", encoding: .utf8)
+        #expect(page.contains(">Scripts/" + script + ".earshot<"), "the page names the script as Scripts/…")
+    }
+
     /// A first `samples` run that fails part way (its second script asks for a voice there is no profile of) takes
     /// back what it wrote: no partial set is left, and the next run, with the script fixed, is not refused as
     /// writing into a folder that is not its own.
@@ -80,10 +122,10 @@ struct SamplesTests {
         #expect(manager.fileExists(atPath: folder.path + "/Samples/b-second/two.wav"))
     }
 
-    /// `samples` stopped by SIGTERM sent to it alone (as a CI job's time limit may): its render stops too rather
-    /// than go on writing, and the first run takes back what it wrote. It waits for the event (the long render has
-    /// started), not for a time.
-    @Test func anInterruptedFirstRunStopsItsRenderAndLeavesNothing() throws {
+    /// `samples` stopped by SIGTERM (as a CI job's time limit may) while it renders: the first run takes back what
+    /// it wrote, and no render's temporary file is left. It waits for the event (the short script's sample is in
+    /// place, so the long one renders), not for a time.
+    @Test func anInterruptedFirstRunLeavesNothing() throws {
         let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
         let folder = try OutputFolder()
         defer { folder.remove() }
@@ -95,6 +137,7 @@ struct SamplesTests {
             ], in: folder.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: earshot)
+        // One job, so the short script renders first; the long one then takes seconds, even on a fast machine.
         process.arguments = ["samples", "--no-cache", "--jobs", "1"]
         process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
         var environment = ProcessInfo.processInfo.environment
@@ -102,23 +145,25 @@ struct SamplesTests {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
+        let short = folder.path + "/Samples/a-short/after.wav"
         let started = ContinuousClock.now
-        while Self.renders(writingInto: folder.path, of: process.processIdentifier).isEmpty, process.isRunning,
-            ContinuousClock.now - started < .seconds(300)
-        {
+        while !manager.fileExists(atPath: short), process.isRunning, ContinuousClock.now - started < .seconds(300) {
             usleep(20_000)
         }
-        let running = Self.renders(writingInto: folder.path, of: process.processIdentifier)
-        #expect(!running.isEmpty, "the long render was seen running")
+        #expect(manager.fileExists(atPath: short), "the short script's sample was written before the long one")
         // The folder is marked as samples' own from the start: a run killed outright leaves one the next accepts.
         #expect(manager.fileExists(atPath: folder.path + "/Samples/.earshot-samples"))
+        #expect(process.isRunning, "the long script was still rendering")
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        ended.wait()
         #expect(process.terminationStatus == 143)
-        let left = running.filter { Self.isAlive($0) }
-        #expect(left.isEmpty, "renders still running after samples ended: \(left)")
         #expect(!manager.fileExists(atPath: folder.path + "/Samples"), "a partial set was left")
+        let left = FolderListing.files(under: folder.path, endingWith: "")
+            .filter { !$0.hasPrefix("Scripts/") }
+        #expect(left.isEmpty, "left behind: \(left)")
     }
 
     /// The text of the shipped script `name` (`pattern/variant`, without `.earshot`).
@@ -134,29 +179,5 @@ struct SamplesTests {
                 atPath: PathText.folder(of: path), withIntermediateDirectories: true)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
-    }
-
-    /// The live `earshot render` children of `parent` whose command line writes into `folder`.
-    static func renders(writingInto folder: String, of parent: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, fields[0] != "Z", Int32(fields[1]) == parent,
-                let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
-            else { return false }
-            let words = String(decoding: line, as: UTF8.self)
-            return words.contains("render") && words.contains(folder + "/Samples/b-long/")
-        }
-    }
-
-    /// Whether process `pid` still runs (a zombie, ended and not yet reaped, does not).
-    static func isAlive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
     }
 }
