@@ -24,21 +24,34 @@ extension SamplesCommand {
         /// Makes the outputs' folders, unless an interrupt is taking back what the run wrote.
         let folders: FolderGate
 
-        /// Sets up the engine for the scripts under `root` with `samples`' options.
-        init(root: String, folders: FolderGate, arguments samples: ParsedArguments, context: CommandContext) throws {
-            self.folders = folders
+        /// Where the scripts under `root` render from: the folder that holds `Scripts/` above them (``base``), and the
+        /// voices folder found from there (`--voices`, else `$EARSHOT_VOICES` taken from there, else the nearest
+        /// `Voices/` above it, else the executable's), as a whole path; nil when there is none.
+        static func place(root: String, arguments samples: ParsedArguments, context: CommandContext) -> (
+            base: String, voices: String?
+        ) {
             var base = root
             let manager = FileManager.default
             while base != "/", !manager.fileExists(atPath: base + "/Scripts") { base = PathText.folder(of: base) }
-            self.base = base
             let explicit = samples.value(VoiceOptions.voices.long).map {
                 PathText.standardized($0, in: manager.currentDirectoryPath)
             }
             let voices = VoiceLibrary.locateDirectory(
                 explicit: explicit, environment: context.environment, currentDirectory: base
             ).map { PathText.standardized($0, in: base) }
+            return (base, voices)
+        }
+
+        /// Sets up the engine for rendering from `place` (``place(root:arguments:context:)``) with `samples`'
+        /// options.
+        init(
+            place: (base: String, voices: String?), folders: FolderGate, arguments samples: ParsedArguments,
+            context: CommandContext
+        ) throws {
+            self.folders = folders
+            base = place.base
             arguments = ParsedArguments(
-                command: "render", options: voices.map { [VoiceOptions.voices.long: [$0]] } ?? [:],
+                command: "render", options: place.voices.map { [VoiceOptions.voices.long: [$0]] } ?? [:],
                 flags: samples.flag(CacheOptions.noCache.long) ? [CacheOptions.noCache.long] : [])
             speech = try ScenarioInputs.speech(arguments, context: context)
             soundsDirectory = ScenarioInputs.scriptsFolder(from: base).map { PathText.folder(of: $0) + "/Sounds" }

@@ -42,7 +42,7 @@ public struct SamplesCommand: Command {
             throw CommandFailure("no Scripts/ folder here or above; give --scripts")
         }
         let root = URL(fileURLWithPath: scripts).standardizedFileURL.path
-        // Absolute, because each render runs in a child process from the folder that holds Scripts/.
+        // Absolute: the samples are the same files wherever `samples` runs, and messages name them whole.
         let samples = URL(
             fileURLWithPath: arguments.value("output")
                 ?? URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("Samples").path
@@ -50,8 +50,13 @@ public struct SamplesCommand: Command {
         .standardizedFileURL.path
         try Self.checkFolder(samples)
         try Self.checkOwnership(of: samples)
+        let place = Renderer.place(root: root, arguments: arguments, context: context)
+        // espeak-ng starts (with the voices the renders use) while the scripts are read.
+        if context.catchesInterrupts, speaks(arguments, context: context) {
+            EngineWarmUp.start(voicesDirectory: place.voices)
+        }
         let paths = try ScenarioInputs.scriptPaths([root], context: context)
-        let documents = try ScenarioInputs.parse(paths)
+        let documents = try ScenarioInputs.parse(paths, jobs: try CacheOptions.jobs(arguments))
         let manager = FileManager.default
         let target =
             arguments.flag("check")
@@ -81,8 +86,9 @@ public struct SamplesCommand: Command {
                 try OutputFolders.create(samples)
                 try AtomicFile.write(Data(), to: samples + "/" + Self.manifestName)
             }
+            let renderer = try Renderer(place: place, folders: folders, arguments: arguments, context: context)
             return try write(
-                paths, documents: documents, root: root, into: target, samples: samples, folders: folders,
+                paths, documents: documents, root: root, into: target, samples: samples, renderer: renderer,
                 arguments: arguments, context: context)
         } catch {
             if firstRun { takeBack() }
@@ -94,10 +100,9 @@ public struct SamplesCommand: Command {
     /// index and the manifest, then compares (`--check`) or removes what the previous set had and this one has not.
     private func write(
         _ paths: [String], documents: [ScenarioDocument], root: String, into target: String, samples: String,
-        folders: FolderGate, arguments: ParsedArguments, context: CommandContext
+        renderer: Renderer, arguments: ParsedArguments, context: CommandContext
     ) throws -> Int32 {
         let manager = FileManager.default
-        let renderer = try Renderer(root: root, folders: folders, arguments: arguments, context: context)
         var produced: [String] = []
         // Scripts render side by side (up to --jobs), on one engine and one phrase library; files are listed in
         // script order. The longest scenarios start first, so that none is left to run alone at the end.
