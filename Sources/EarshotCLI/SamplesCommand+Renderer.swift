@@ -19,7 +19,7 @@ extension SamplesCommand {
         let base: String
         /// A render's arguments: the voices folder found from ``base`` and `--no-cache`.
         let arguments: ParsedArguments
-        let speech: ScenarioInputs.Speech
+        private(set) var speech: ScenarioInputs.Speech
         let soundsDirectory: String?
         /// Makes the outputs' folders, unless an interrupt is taking back what the run wrote.
         let folders: FolderGate
@@ -54,6 +54,7 @@ extension SamplesCommand {
                 command: "render", options: place.voices.map { [VoiceOptions.voices.long: [$0]] } ?? [:],
                 flags: samples.flag(CacheOptions.noCache.long) ? [CacheOptions.noCache.long] : [])
             speech = try ScenarioInputs.speech(arguments, context: context)
+            speech.documentFolder = base
             soundsDirectory = ScenarioInputs.scriptsFolder(from: base).map { PathText.folder(of: $0) + "/Sounds" }
         }
 

@@ -127,6 +127,9 @@ public enum ScenarioInputs {
         public var speech: SpeechLibrary
         /// Profiles already found acceptable by this speech's espeak-ng or phrase cache.
         private let accepted = AcceptedVoices()
+        /// The folder a document's relative path is taken from when its text is read again (for a diagnostic's
+        /// line): nil for the current folder. `samples` names its scripts relative to the folder above `Scripts/`.
+        var documentFolder: String?
 
         /// The voice for a document: `--voice`, else the header's `voice`, else `default`.
         public func voice(for document: ScenarioDocument, override: String?) throws -> VoiceProfile {
@@ -162,8 +165,9 @@ public enum ScenarioInputs {
                     throw CommandFailure(
                         "\(document.path): voice '\(name)': \(error)", exitCode: ExitCode.scriptFailure)
                 }
+                let file = documentFolder.map { PathText.standardized(document.path, in: $0) } ?? document.path
                 let lines =
-                    (try? String(contentsOfFile: document.path, encoding: .utf8))?
+                    (try? String(contentsOfFile: file, encoding: .utf8))?
                     .split(separator: "\n", omittingEmptySubsequences: false) ?? []
                 let source = lines.indices.contains(location.line - 1) ? String(lines[location.line - 1]) : ""
                 let diagnostic = ScriptDiagnostic(

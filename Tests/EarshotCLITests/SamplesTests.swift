@@ -112,9 +112,14 @@ struct SamplesTests {
                 "b-second/two": text.replacingOccurrences(of: "\nprofile ", with: "\nvoice    no-such-voice\nprofile "),
             ], in: folder.path)
         let second = folder.path + "/Scripts/b-second/two.earshot"
-        let failed = try EarshotBinary.run(["samples", "--jobs", "1"], in: folder.path)
+        // Run from another folder: the diagnostic still shows the script's line.
+        let elsewhere = try OutputFolder()
+        defer { elsewhere.remove() }
+        let failed = try EarshotBinary.run(
+            ["samples", "--jobs", "1", "--scripts", folder.path + "/Scripts"], in: elsewhere.path)
         #expect(failed.status != 0)
         #expect(failed.error.contains("no-such-voice"), "\(failed.error)")
+        #expect(failed.error.contains("voice    no-such-voice\n"), "the script's line is shown: \(failed.error)")
         #expect(!manager.fileExists(atPath: folder.path + "/Samples"), "left: \(folder.path)/Samples")
         try text.write(toFile: second, atomically: true, encoding: .utf8)
         let made = try EarshotBinary.run(["samples", "--jobs", "1"], in: folder.path)
