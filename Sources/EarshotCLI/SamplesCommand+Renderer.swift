@@ -10,16 +10,20 @@ extension SamplesCommand {
     /// them when run from the folder that holds `Scripts/`: the outputs name the script as `Scripts/PATTERN/NAME…`
     /// (the same on every machine and clone), and the voices and sounds are the ones found from that folder.
     ///
-    /// One engine and one phrase library serve every script, from several threads at once (``ParallelRuns``): a
-    /// phrase's audio does not depend on what was synthesized before it, so a shared library changes no byte, and
-    /// the engine starts once, not once per script.
+    /// One engine and one phrase cache serve every script, from several threads at once (``ParallelRuns``), and the
+    /// engine starts once, not once per script. Each render has a phrase library of its own (``SpeechLibrary``),
+    /// so the audio it keeps (in memory up to the bound, and beyond it in a nameless temporary file) is let go when
+    /// it is done, as when each script was rendered by a process of its own: the memory and temporary space a
+    /// folder takes stay those of its largest script, whatever the number of scripts. A phrase's audio does not
+    /// depend on what was synthesized before it, so none of this changes a byte.
     final class Renderer: @unchecked Sendable {
         /// The folder the outputs' script paths are relative to: the nearest one above the scripts that holds
         /// `Scripts/` (`/` when none does: the paths are then whole).
         let base: String
         /// A render's arguments: the voices folder found from ``base`` and `--no-cache`.
         let arguments: ParsedArguments
-        private(set) var speech: ScenarioInputs.Speech
+        /// The voices, engine and phrase cache every render uses; each render takes its own phrase library.
+        let speech: ScenarioInputs.Speech
         let soundsDirectory: String?
         /// Makes the outputs' folders, unless an interrupt is taking back what the run wrote.
         let folders: FolderGate
@@ -53,8 +57,9 @@ extension SamplesCommand {
             arguments = ParsedArguments(
                 command: "render", options: place.voices.map { [VoiceOptions.voices.long: [$0]] } ?? [:],
                 flags: samples.flag(CacheOptions.noCache.long) ? [CacheOptions.noCache.long] : [])
-            speech = try ScenarioInputs.speech(arguments, context: context)
+            var speech = try ScenarioInputs.speech(arguments, context: context)
             speech.documentFolder = base
+            self.speech = speech
             soundsDirectory = ScenarioInputs.scriptsFolder(from: base).map { PathText.folder(of: $0) + "/Sounds" }
         }
 
@@ -82,11 +87,13 @@ extension SamplesCommand {
             } catch let error as UsageError {
                 throw CommandFailure("rendering \(script): \(error.message)")
             }
+            var speech = self.speech
+            speech.speech = self.speech.speech.emptyCopy()
             let run = try ScenarioInputs.run(document, speech: speech, arguments: arguments)
             var rendered = try RenderOutputs.stage(
                 [.run(name: PathText.stem(script), run)], to: wav, speech: speech.speech,
                 voices: RenderOutputs.Voices(
-                    label: RenderOutputs.labelVoice(speech), narrator: { RenderOutputs.narratorVoice(self.speech) }),
+                    label: RenderOutputs.labelVoice(speech), narrator: { RenderOutputs.narratorVoice(speech) }),
                 soundsDirectory: soundsDirectory)
             let page = try ReviewPage.stage(rendered, at: html, linkingAudio: true)
             try rendered.publish(with: [page])

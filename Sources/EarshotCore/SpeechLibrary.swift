@@ -91,6 +91,15 @@ public final class SpeechLibrary: @unchecked Sendable {
         self.store = SpeechAudioStore(memoryLimit: audioCacheLimit, spillDirectory: spillDirectory)
     }
 
+    /// A library with the same synthesizer, settings and timing store, and nothing synthesized yet: for work that
+    /// must not keep this one's audio (each script of a folder rendered in one process keeps its own, within the
+    /// bound, and lets it go when it is done).
+    public func emptyCopy() -> SpeechLibrary {
+        SpeechLibrary(
+            synthesizer: synthesizer, audioCacheLimit: audioCacheLimit, pronunciations: pronunciations,
+            spillDirectory: store.spillDirectory, synthesis: synthesis, timingStore: timingStore)
+    }
+
     /// What the synthesizer is given for `text` spoken by `voice`: the voice's text normalization, then the
     /// pronunciations. Every synthesis goes through here, so headless runs, WAV renders and live playback say
     /// the same words; word positions map back to the posted text.

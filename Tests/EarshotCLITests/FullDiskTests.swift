@@ -1,3 +1,4 @@
+import EarshotBench
 import Foundation
 import Testing
 
@@ -217,6 +218,30 @@ struct FullDiskTests {
         let reason = readOnly ? "Read-only file system" : "No space left on device"
         #expect(result.error.contains(reason), "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: output.path + "/S"))
+    }
+
+    /// `samples` of several long scripts takes the temporary space of its largest one, not of all of them: each
+    /// render's spilled audio is let go when it is done. Three five-minute stopwatches (different phrases), 1 MB of
+    /// audio kept in memory, one job, a 16 MB temporary folder: each render's spill fits, the three together (more
+    /// than 24 MB, as a library shared by the renders kept them) do not.
+    @Test func samplesOfLongScriptsNeedTheTemporarySpaceOfOne() throws {
+        let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
+        let disk = try SmallDisk(kilobytes: 16 * 1024)
+        defer { disk.unmount() }
+        let output = try OutputFolder()
+        defer { output.remove() }
+        let scripts = output.path + "/Scripts/stopwatch"
+        try FileManager.default.createDirectory(atPath: scripts, withIntermediateDirectories: true)
+        for lap in 1...3 {
+            try ScalingWorkload.stopwatch(seconds: 300)
+                .replacingOccurrences(of: "label \"{clock}\"", with: "label \"Lap \(lap) {clock}\"")
+                .write(toFile: scripts + "/lap-\(lap).earshot", atomically: true, encoding: .utf8)
+        }
+        let result = try EarshotBinary.runProgram(
+            earshot, ["samples", "--no-cache", "--jobs", "1", "--scripts", output.path + "/Scripts"],
+            environment: ["EARSHOT_VOICES": voicesFolder, "TMPDIR": disk.path, "EARSHOT_AUDIO_MEMORY": "1M"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(FileManager.default.fileExists(atPath: output.path + "/Samples/stopwatch/lap-3.wav"))
     }
 
     /// `samples` whose renders cannot write the phrase cache (a full disk): the set is written, and the renders'
