@@ -154,8 +154,10 @@ public enum ReviewPage {
                 continue
             }
             let contents = options.stagedAudio[path] ?? path
-            let attributes = try? FileManager.default.attributesOfItem(atPath: contents)
-            let bytes = (attributes?[.size] as? NSNumber)?.intValue
+            // stat(2), not FileManager's attributes: those look up the owner's and group's names too, reading the
+            // user and group databases for every page.
+            var status = stat()
+            let bytes = stat(contents, &status) == 0 ? Int(status.st_size) : nil
             var source = relativeReference(to: path, from: options.pageDirectory)
             var embedded = false
             if let bytes, bytes < options.embedLimit, let data = FileManager.default.contents(atPath: contents) {
