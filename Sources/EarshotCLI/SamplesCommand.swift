@@ -104,8 +104,8 @@ public struct SamplesCommand: Command {
     ) throws -> Int32 {
         let manager = FileManager.default
         var produced: [String] = []
-        // Scripts render side by side (up to --jobs), on one engine and one phrase library; files are listed in
-        // script order. The longest scenarios start first, so that none is left to run alone at the end.
+        // Scripts render side by side (up to --jobs), on one engine and one phrase cache; files are listed in script
+        // order. The longest scenarios start first, so that none is left to run alone at the end.
         let longestFirst = documents.indices.sorted {
             (documents[$0].endTime, $1) > (documents[$1].endTime, $0)
         }
