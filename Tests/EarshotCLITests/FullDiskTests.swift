@@ -244,8 +244,8 @@ struct FullDiskTests {
         #expect(FileManager.default.fileExists(atPath: output.path + "/Samples/stopwatch/lap-3.wav"))
     }
 
-    /// `samples` whose renders cannot write the phrase cache (a full disk): the set is written, and the renders'
-    /// warning is passed on once, not once per render (nor lost, as it was).
+    /// `samples` whose renders cannot write the phrase cache (a full disk): the set is written, and the warning is
+    /// said once, not once per render (nor lost, as it once was when the renders were child processes).
     @Test func samplesPassOnTheirRendersWarningOnce() throws {
         let earshot = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
         let disk = try SmallDisk(kilobytes: 64)
