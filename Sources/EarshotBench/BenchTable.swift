@@ -86,8 +86,8 @@ public enum BenchTable {
                     ]
                 })
             text += "each with an empty cache; faster: the medians' ratio; pairs: how many runs on 1 job were paired "
-            text += "with one on \(result.jobs) (a check: \(ScriptBench.checkPairsPerRound) a round), and the lowest "
-            text += "and highest ratio of one pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
+            text += "with one on \(result.jobs) (\(ScriptBench.parallelPairsPerRound) a round), and the lowest and "
+            text += "highest ratio of one pair; target on two cores: ≥ " + format(parallelTarget, 1) + "× faster\n"
             for row in result.parallel where !row.machine.isEmpty { text += machineLine(row, jobs: result.jobs) }
         }
         if let stopwatch = result.stopwatch {
@@ -156,11 +156,13 @@ public enum BenchTable {
     }
 
     /// What work that shares nothing gains from running in parts side by side on this machine, measured with
-    /// `row`'s pairs, with the CPU time both took on `jobs` against one.
+    /// `row`'s pairs, with the CPU time both took on `jobs` against one; the row is named by its command (`the
+    /// check`, `the samples`).
     static func machineLine(_ row: ScriptBench.ParallelRow, jobs: Int) -> String {
         guard let machineFaster = row.machineFaster else { return "" }
         let pairs = row.machine.count
-        var line = "for comparison, work that shares nothing: the raw reference speaking the heard text in "
+        let run = "the " + (row.name.split(separator: " ").first.map(String.init) ?? row.name)
+        var line = "for comparison with \(run), work that shares nothing: the raw reference speaking the heard text in "
         line += "\(row.machineParts) parts of about equal cost was " + format(machineFaster, 2)
         line += "× as fast side by side as one part after another (medians of \(pairs) pair\(pairs == 1 ? "" : "s")"
         if pairs > 1 {
@@ -172,11 +174,11 @@ public enum BenchTable {
         let cpuSideBySide = BenchRunner.median(row.machine.map(\.cpuSideBySide))
         if cpuOneAfterAnother > 0, row.one.cpu > 0 {
             line += "; side by side it took " + format(cpuSideBySide / cpuOneAfterAnother, 2) + "× its CPU time, "
-            line += "the check on \(jobs) jobs " + format(row.many.cpu / row.one.cpu, 2) + "× its CPU on 1"
+            line += run + " on \(jobs) jobs " + format(row.many.cpu / row.one.cpu, 2) + "× its CPU on 1"
         }
         let against = row.pairsAgainstMachine
         if !against.isEmpty {
-            line += "; pair by pair, the check gained " + format(BenchRunner.median(against), 2) + " of what the "
+            line += "; pair by pair, " + run + " gained " + format(BenchRunner.median(against), 2) + " of what the "
             line += "reference gained just before it (median; " + range(against, unit: "") + ")"
         }
         return line + "\n"

@@ -8,9 +8,9 @@ import Foundation
 /// each heard narration line) with plain in-process espeak-ng (``BenchRunner/raw(_:loadedAsEarshot:)``), loaded
 /// as any program loads it and again as Earshot loads it. The three alternate for `rounds` rounds and the medians
 /// count. Then the cache: a check of all the scripts together cold, and again warm, and the same for a long
-/// stopwatch. Then the parallel runs: that check on one job and on ``jobs`` (``checkPairsPerRound`` pairs a
-/// round, each with the raw reference speaking the heard text in parts one after another and side by side), and
-/// `samples` likewise (a pair a round). Last, the stopwatch's render with its peak memory, against the raw
+/// stopwatch. Then the parallel runs: that check on one job and on ``jobs``, and `samples` likewise
+/// (``parallelPairsPerRound`` pairs a round each, each pair with the raw reference speaking the heard text in parts
+/// one after another and side by side). Last, the stopwatch's render with its peak memory, against the raw
 /// reference (a pair a round).
 public struct ScriptBench: Sendable {
     /// One script's medians.
@@ -114,12 +114,12 @@ public struct ScriptBench: Sendable {
     public var rounds = 3
     /// The jobs the parallel runs use against one.
     public var jobs = max(2, ProcessInfo.processInfo.activeProcessorCount)
-    /// Pairs of one-job and many-job folder checks per round. The folder check is the cheapest measurement here
-    /// and the noisiest: two jobs check the 24 shipped scripts in about 0.15 s, so one stall of a shared host is a
-    /// tenth of it, and on a 2-core VM single pairs' ratios have spread from 0.9× to 2.1× within one run. Its median
-    /// needs more pairs than a render's; with the machine's reference measured with each, they cost about four
-    /// seconds a round.
-    public static let checkPairsPerRound = 3
+    /// Pairs of one-job and many-job runs per round, for the folder check and for `samples`. Both are short: two
+    /// jobs check the 24 shipped scripts in about 0.15 s and render them in about 0.3 s, so one stall of a shared
+    /// host is a tenth of a run, and on a 2-core VM single pairs' ratios have spread from 0.9× to 2.2× within one
+    /// run. Their medians need more pairs than a render's; with the machine's reference measured with each, they
+    /// cost about ten seconds a round.
+    public static let parallelPairsPerRound = 3
 
     /// Creates a benchmark on a runner.
     public init(runner: BenchRunner) {
@@ -160,26 +160,29 @@ public struct ScriptBench: Sendable {
             cache.append(try coldAndWarm("check \(ofScripts)", ["check", "--quiet"] + scripts))
         }
         var parallel: [ParallelRow] = []
-        if scripts.count > 1 {
-            progress("check \(ofScripts) on 1 and \(jobs) jobs")
-            // The heard text in parts of about equal raw cost, one per job: the machine's own reference.
-            let parts = try Self.groups(rows.map(\.raw.cpu), count: jobs).enumerated().map {
+        // The heard text in parts of about equal raw cost, one per job: the machine's own reference.
+        let parts =
+            scripts.count > 1
+            ? try Self.groups(rows.map(\.raw.cpu), count: jobs).enumerated().map {
                 (part, members) throws(BenchError) in
                 try runner.write(
                     try members.map { index throws(BenchError) in try Self.read(lists[index]) }.joined(),
                     named: "part-\(part).phrases")
-            }
+            } : []
+        if scripts.count > 1 {
+            progress("check \(ofScripts) on 1 and \(jobs) jobs")
             parallel.append(
                 try oneAndMany(
                     "check \(ofScripts)", ["check", "--quiet"] + scripts,
-                    pairs: rounds * Self.checkPairsPerRound, machineParts: parts))
+                    pairs: rounds * Self.parallelPairsPerRound, machineParts: parts))
         }
         if let scriptsFolder {
             progress("samples of \(scriptsFolder) on 1 and \(jobs) jobs")
             parallel.append(
                 try oneAndMany(
                     "samples \(ofScripts)",
-                    ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"], pairs: rounds))
+                    ["samples", "--scripts", scriptsFolder, "-o", runner.scratch + "/samples"],
+                    pairs: rounds * Self.parallelPairsPerRound, machineParts: parts))
         }
         var stopwatch: StopwatchRow?
         if stopwatchSeconds > 0 {

@@ -50,14 +50,16 @@ import Testing
         }
         // Two scripts on four jobs: two parts.
         row.machineParts = 2
-        let samples = ScriptBench.ParallelRow(
+        // A row without its machine's reference has no line.
+        let unpaired = ScriptBench.ParallelRow(
             name: "samples of 2 scripts", one: Self.usage(1.0), many: Self.usage(0.5), pairRatios: [2.0])
-        var result = Self.result([], parallel: [row, samples])
+        var result = Self.result([], parallel: [row, unpaired])
         result.jobs = 4
         let text = BenchTable.scripts(result)
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("for comparison") }
         #expect(lines.count == 1, "\(text)")
         let line = lines.first.map(String.init) ?? ""
+        #expect(line.hasPrefix("for comparison with the check, work that shares nothing: "), "\(line)")
         #expect(line.contains("in 2 parts of about equal cost was 2.00× as fast side by side"), "\(line)")
         #expect(line.contains("(medians of 3 pairs; pairs 1.67–2.50×)"), "\(line)")
         #expect(line.contains("; side by side it took 1.10× its CPU time, the check on 4 jobs 0.57× its CPU on 1;"))
@@ -66,6 +68,35 @@ import Testing
             line.hasSuffix(
                 "; pair by pair, the check gained 0.74 of what the reference gained just before it (median; 0.72–1.33)"),
             "\(line)")
+    }
+
+    @Test func eachParallelRowWithItsReferenceHasALineNamingIt() {
+        let machine = [
+            ScriptBench.MachineRun(oneAfterAnother: 2, sideBySide: 1, cpuOneAfterAnother: 2, cpuSideBySide: 2)
+        ]
+        var check = ScriptBench.ParallelRow(
+            name: "check of 2 scripts", one: Self.usage(0.3), many: Self.usage(0.2), pairRatios: [1.5])
+        check.machine = machine
+        check.machineParts = 2
+        // samples: 1.0 s on one job, 0.625 on two (1.6×), 1.2 s of CPU on two against 1.0: 1.20× its CPU, 0.80 of
+        // what the reference gained.
+        var samples = ScriptBench.ParallelRow(
+            name: "samples of 2 scripts", one: Self.usage(1.0),
+            many: ChildUsage(wall: 0.625, cpu: 1.2, peakKilobytes: 1024, status: 0), pairRatios: [1.6])
+        samples.machine = machine
+        samples.machineParts = 2
+        let text = BenchTable.scripts(Self.result([], parallel: [check, samples]))
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("for comparison") }.map(String.init)
+        #expect(lines.count == 2, "\(text)")
+        #expect(lines.first?.hasPrefix("for comparison with the check, ") == true, "\(text)")
+        let line = lines.last ?? ""
+        #expect(line.hasPrefix("for comparison with the samples, work that shares nothing: "), "\(line)")
+        #expect(line.contains("the samples on 2 jobs 1.20× its CPU on 1;"), "\(line)")
+        #expect(
+            line.hasSuffix(
+                "; pair by pair, the samples gained 0.80 of what the reference gained just before it (median; 0.80–0.80)"
+            ), "\(line)")
+        #expect(!line.contains("the check"), "\(line)")
     }
 
     /// The targets table's line whose target starts with `prefix`, or "".

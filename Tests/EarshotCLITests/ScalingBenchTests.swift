@@ -177,49 +177,52 @@ struct ScalingBenchTests {
 @Suite("script benchmark")
 struct ScriptBenchTests {
     /// Each round renders each script (and the stopwatch) once against the raw reference once, and pairs a one-job
-    /// folder check with a two-job one three times (the check is the noisiest measurement, and cheap), each pair with the machine's own
-    /// reference.
+    /// folder check with a two-job one three times, and a one-job `samples` of the folder with a two-job one three
+    /// times (both are short, so their medians need more pairs), each pair with the machine's own reference.
     @Test(arguments: [1, 2])
-    func aFolderCheckIsPairedThreeTimesARoundAndARenderOnce(rounds: Int) throws {
+    func aFolderCheckAndSamplesArePairedThreeTimesARoundAndARenderOnce(rounds: Int) throws {
         let executable = try #require(EarshotBinary.path, "the earshot executable is built next to the tests")
         let runner = try BenchRunner(executable: executable, voicesDirectory: nil)
         defer { runner.removeScratch() }
+        try FileManager.default.createDirectory(
+            atPath: runner.scratch + "/Scripts/rapid", withIntermediateDirectories: true)
         let scripts = [
-            try runner.write(ScalingWorkload.rapid(events: 2), named: "two.earshot"),
-            try runner.write(ScalingWorkload.rapid(events: 3), named: "three.earshot"),
+            try runner.write(ScalingWorkload.rapid(events: 2), named: "Scripts/rapid/two.earshot"),
+            try runner.write(ScalingWorkload.rapid(events: 3), named: "Scripts/rapid/three.earshot"),
         ]
         var bench = ScriptBench(runner: runner)
         bench.rounds = rounds
         bench.jobs = 2
-        let result = try bench.run(scripts, name: { $0 }, stopwatchSeconds: 2)
+        let result = try bench.run(
+            scripts, name: { $0 }, stopwatchSeconds: 2, samplesOf: runner.scratch + "/Scripts")
         #expect(result.rows.map(\.cpuByRound.count) == [rounds, rounds])
         // The stopwatch's render is paired with the raw reference once a round too.
         #expect(result.stopwatch?.cpuByRound.count == rounds)
-        let check = try #require(result.parallel.first)
-        #expect(result.parallel.count == 1)
+        #expect(result.parallel.map(\.name) == ["check of 2 scripts", "samples of 2 scripts"])
         #expect(result.cache.count == 2)
-        #expect(check.name == "check of 2 scripts")
-        #expect(check.pairRatios.count == rounds * ScriptBench.checkPairsPerRound)
-        #expect(ScriptBench.checkPairsPerRound == 3)
-        #expect(check.pairRatios.allSatisfy { $0 > 0 }, "\(check.pairRatios)")
-        // The machine's own reference with each pair: the raw reference in two parts, one after another and side by
-        // side.
-        #expect(check.machine.count == check.pairRatios.count)
-        #expect(check.machineParts == 2)
-        #expect(
-            check.machine.allSatisfy {
-                $0.oneAfterAnother > 0 && $0.sideBySide > 0 && $0.cpuOneAfterAnother > 0 && $0.cpuSideBySide > 0
-            }, "\(check.machine)")
-        // Every target is read against what this run measured, the parallel one beside its machine reference.
+        #expect(ScriptBench.parallelPairsPerRound == 3)
+        for row in result.parallel {
+            #expect(row.pairRatios.count == rounds * ScriptBench.parallelPairsPerRound, "\(row.name)")
+            #expect(row.pairRatios.allSatisfy { $0 > 0 }, "\(row.name): \(row.pairRatios)")
+            // The machine's own reference with each pair: the raw reference in two parts, one after another and
+            // side by side.
+            #expect(row.machine.count == row.pairRatios.count, "\(row.name)")
+            #expect(row.machineParts == 2, "\(row.name)")
+            #expect(
+                row.machine.allSatisfy {
+                    $0.oneAfterAnother > 0 && $0.sideBySide > 0 && $0.cpuOneAfterAnother > 0 && $0.cpuSideBySide > 0
+                }, "\(row.name): \(row.machine)")
+        }
+        // Every target is read against what this run measured, each parallel one beside its machine reference.
         let targets = BenchTarget.all(in: result)
         #expect(
             targets.map(\.subject)
                 == [
                     "render of 2 scripts", "check of 2 scripts", "check of a 2 s stopwatch",
-                    "check of 2 scripts on 2 jobs",
+                    "check of 2 scripts on 2 jobs", "samples of 2 scripts on 2 jobs",
                 ])
         #expect(targets.allSatisfy { $0.measured > 0 }, "\(targets)")
-        #expect(targets.map { $0.machine != nil } == [false, false, false, true])
+        #expect(targets.map { $0.machine != nil } == [false, false, false, true, true])
         #expect(BenchTable.scripts(result).contains("\ntarget "))
     }
 }
