@@ -300,8 +300,12 @@ extension PhraseStore {
         } catch {
             return  // housekeeping: the packs stay as they were
         }
-        for pack in small { unlink(packFolder + "/" + pack) }
-        guard let (written, size) = Self.audioIndex(atPath: packFolder + "/" + file) else { return }
+        guard let (written, size) = Self.audioIndex(atPath: packFolder + "/" + file) else {
+            unlink(packFolder + "/" + file)  // the small packs stay as they were
+            return
+        }
+        // The index names the merged pack before the small ones go: a read that finds its pack gone looks its entry
+        // up again once, and must then find the merged pack, not the pack it just found gone.
         state.lock.withLock {
             for pack in small { state.audioPacks[pack] = nil }
             state.audioPacks[file] = size
@@ -310,6 +314,7 @@ extension PhraseStore {
                 state.audioIndex[entry.name] = entry
             }
         }
+        for pack in small { unlink(packFolder + "/" + pack) }
     }
 
     /// The bytes of an audio pack holding `entries`, in order.
