@@ -14,6 +14,16 @@ extension EspeakDataFolder {
     /// Folders this process created, removed at exit.
     private static let created = CreatedFolders()
 
+    /// Held while a private folder is found or made and filled, and while the folders are removed at exit.
+    private static let making = NSLock()
+
+    /// Runs `body`, which finds, makes or adds to a private folder, so that the removal at exit waits for it to end.
+    static func whileMaking<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        making.lock()
+        defer { making.unlock() }
+        return try body()
+    }
+
     /// Where private folders are made: `$TMPDIR` when set (the user's choice, so a missing one is reported by
     /// name), else the first directory of `$XDG_RUNTIME_DIR` (the user's own memory-backed folder), `/dev/shm`
     /// (memory-backed) and `/tmp`.
@@ -121,8 +131,10 @@ extension EspeakSynthesizer {
 }
 
 extension EspeakDataFolder {
-    /// Removes every private folder this process created (the exit handler).
+    /// Removes every private folder this process created (the exit handler), once no folder is being made.
     static func removeCreatedFolders() {
-        for path in created.takeAll() { removeTree(path) }
+        making.withLock {
+            for path in created.takeAll() { removeTree(path) }
+        }
     }
 }

@@ -100,7 +100,22 @@ struct EspeakDataFolder: Equatable {
                 path: system, customVariants: [], variantsFingerprint: fingerprint, systemPath: system)
         }
         let keptName = keptFolderName(fingerprint: fingerprint, voice: voice)
-        if keeping, let kept = keptFolder(named: keptName, variants: variants) {
+        // An interrupt's clean-up (``removePrivateDataFolders()``) waits for a folder being made: removed while this
+        // thread still links into it, it was left behind, half made.
+        return try whileMaking { () throws(EspeakError) -> EspeakDataFolder in
+            try prepare(
+                system: system, variants: variants, fingerprint: fingerprint, voice: voice,
+                keeping: keeping ? keptName : nil)
+        }
+    }
+
+    /// The private folder for `variants`: the kept one named `keptName` when it is whole, else a fresh one (kept
+    /// under that name when there is one).
+    private static func prepare(
+        system: String, variants: [(name: String, contents: Data)], fingerprint: String, voice: String?,
+        keeping keptName: String?
+    ) throws(EspeakError) -> EspeakDataFolder {
+        if let keptName, let kept = keptFolder(named: keptName, variants: variants) {
             return EspeakDataFolder(
                 path: kept, customVariants: variants.map(\.name), variantsFingerprint: fingerprint, systemPath: system)
         }
@@ -113,7 +128,7 @@ struct EspeakDataFolder: Equatable {
             removeFolder(path)
             throw .dataFolderUnavailable(path: path, reason: "\(error)")
         }
-        if keeping { path = keep(path, as: keptName) }
+        if let keptName { path = keep(path, as: keptName) }
         return EspeakDataFolder(
             path: path, customVariants: variants.map(\.name), variantsFingerprint: fingerprint, systemPath: system)
     }
@@ -180,8 +195,10 @@ struct EspeakDataFolder: Equatable {
     /// answers whether the folder now holds it. A system folder (no custom variants) is never written to.
     func linkVoice(_ voice: String) -> Bool {
         guard !customVariants.isEmpty else { return false }
-        if !hasLinkedVoice(voice) { try? Self.linkVoiceFile(voice, in: path, system: systemPath) }
-        return hasLinkedVoice(voice)
+        return Self.whileMaking {
+            if !hasLinkedVoice(voice) { try? Self.linkVoiceFile(voice, in: path, system: systemPath) }
+            return hasLinkedVoice(voice)
+        }
     }
 
     /// True when this data folder has a variant file with this name.
