@@ -35,7 +35,8 @@ public struct ChildUsage: Sendable, Equatable {
     /// Starts `executable` once for each of `runs` (its arguments and its stderr file), all at once, and waits for
     /// every one: the wall time from the first start to the last exit, and each child's usage (whose `wall` is
     /// the time until it was seen to exit; a child that ended while an earlier one was waited for is seen when
-    /// that one ends). A child that cannot be started stops the ones already running.
+    /// that one ends). A child that cannot be started stops the ones already running. Every child is recorded in
+    /// ``BenchChildren`` while it runs, so that an interrupt can stop it.
     public static func measureSideBySide(
         _ runs: [(arguments: [String], errorPath: String)], executable: String, environment: [String: String] = [:]
     ) throws -> (wall: Double, each: [ChildUsage]) {
@@ -49,11 +50,15 @@ public struct ChildUsage: Sendable, Equatable {
         var pids: [pid_t] = []
         for run in runs {
             do {
-                pids.append(try spawn(executable, run.arguments, errorPath: run.errorPath, envp: envp))
+                pids.append(
+                    try BenchChildren.start {
+                        try spawn(executable, run.arguments, errorPath: run.errorPath, envp: envp)
+                    })
             } catch {
                 for pid in pids {
                     kill(pid, SIGKILL)
                     _ = try? reap(pid, executable)
+                    BenchChildren.ended(pid)
                 }
                 throw error
             }
@@ -66,6 +71,7 @@ public struct ChildUsage: Sendable, Equatable {
         // Every child is waited for, even after one could not be: none is left behind.
         let each = pids.map { pid in
             Result { () throws -> ChildUsage in
+                defer { BenchChildren.ended(pid) }
                 let (status, usage) = try reap(pid, executable)
                 let signal = status & 0x7f
                 return ChildUsage(

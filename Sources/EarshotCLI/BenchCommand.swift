@@ -86,6 +86,14 @@ public struct BenchCommand: Command {
             voicesDirectory: VoiceLibrary.locateDirectory(
                 explicit: arguments.value(VoiceOptions.voices.long), environment: context.environment))
         defer { runner.removeScratch() }
+        if context.catchesInterrupts {
+            // Ctrl-C or SIGTERM: the children end (each removes its own temporaries), then the scratch folder goes,
+            // which holds the outputs of a long render (a 4-hour stopwatch: hundreds of megabytes).
+            InterruptCleanup.onInterrupt {
+                BenchChildren.stopAll()
+                runner.removeScratch()
+            }
+        }
         let progress = { (line: String) in context.printError("bench: " + line) }
         let stolenBefore = StolenTime.now()
         // The share of processor time the hypervisor took meanwhile, under the tables.
