@@ -34,22 +34,12 @@ import Testing
 
     @Test(arguments: trials)
     func anInterruptedBenchEndsItsChildrenAndLeavesNothing(signal number: Int32, status: Int32, delay: UInt32) throws {
-        let binary = try #require(EarshotBinary.path)
         let temporary = NSTemporaryDirectory() + "earshot-bench-signal-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let watcher = try FolderWatcher(temporary)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["bench", Self.script, "--stopwatch", "0", "--rounds", "3"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["EARSHOT_VOICES"] = voicesFolder
-        environment["TMPDIR"] = temporary
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try EarshotBinary.start(
+            ["bench", Self.script, "--stopwatch", "0", "--rounds", "3"], environment: ["TMPDIR": temporary])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var scratchName = ""
         let started = watcher.waitForCreation {

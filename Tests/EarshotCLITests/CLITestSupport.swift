@@ -50,6 +50,25 @@ enum EarshotBinary {
             path, arguments, in: folder, environment: ["EARSHOT_VOICES": withVoices ? voicesFolder : nil])
     }
 
+    /// Starts `earshot` with `arguments` and its standard streams on /dev/null, Voices found through
+    /// `EARSHOT_VOICES`, this process's environment changed by `environment`; for a test that signals it or watches
+    /// what it writes while it runs.
+    static func start(_ arguments: [String], environment changes: [String: String] = [:]) throws -> Process {
+        guard let path else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["EARSHOT_VOICES"] = voicesFolder
+        environment.merge(changes) { _, given in given }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Whether starting a program failed because its file was open for writing somewhere (ETXTBSY).
     static func isBusy(_ error: any Error) -> Bool {
         let described = error as NSError

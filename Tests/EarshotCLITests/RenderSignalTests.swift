@@ -82,17 +82,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for (name, data) in old { try data.write(to: URL(fileURLWithPath: folder + "/" + name)) }
         let watcher = try FolderWatcher(folder)
-        let binary = try #require(EarshotBinary.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = words(newScript, into: folder)
-        var environment = ProcessInfo.processInfo.environment
-        environment["EARSHOT_VOICES"] = voicesFolder
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try EarshotBinary.start(words(newScript, into: folder))
         if moment.trigger != nil {
             // A generous ceiling: the event, not the time, decides; a render that ends first just ends.
             _ = watcher.waitForCreation {

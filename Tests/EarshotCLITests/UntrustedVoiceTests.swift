@@ -149,7 +149,6 @@ import Testing
     }
 
     @Test func anInterruptedRenderLeavesNoDataFolderOfItsOwn() throws {
-        let binary = try #require(EarshotBinary.path)
         let temporary = NSTemporaryDirectory() + "earshot-tmpdir-" + UUID().uuidString
         let outputs = temporary + "/out"
         try FileManager.default.createDirectory(atPath: outputs, withIntermediateDirectories: true)
@@ -165,17 +164,9 @@ import Testing
         at 0.5s focus w
         wait 1s
         """.write(toFile: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
         // Uncached: a render answered from the phrase cache never starts espeak-ng, so it makes no data folder.
-        process.arguments = ["render", "--no-cache", script, "-o", outputs + "/x.wav"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary
-        environment["EARSHOT_VOICES"] = voicesFolder
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try EarshotBinary.start(
+            ["render", "--no-cache", script, "-o", outputs + "/x.wav"], environment: ["TMPDIR": temporary])
         func dataFolders() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter {
                 $0.hasPrefix("earshot-espeak-data-")
