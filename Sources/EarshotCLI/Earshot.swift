@@ -56,7 +56,7 @@ public enum Earshot {
                 return helpTopic(name, context: context, commands: commands)
             }
             context.writeOutput(command.signature.helpText(program: program))
-            // `help voices` is both a command and a topic: the command's options, then the file format.
+            // `help voices` and `help bench` are commands and topics: the command's options, then the page.
             if let topic = HelpTopic.all.first(where: { $0.name == name }), let page = try? topic.text() {
                 context.writeOutput("\n" + page)
             }

@@ -34,6 +34,8 @@ public struct HelpTopic: Sendable, Equatable {
         HelpTopic(
             name: "install", summary: "installing, and where earshot looks for its files", page: "docs/architecture.md",
             section: "Installing"),
+        HelpTopic(
+            name: "bench", summary: "what earshot bench measures, and how to read it", page: "docs/performance.md"),
     ]
 
     /// The topic with `name`, or a pattern's page (`earshot help announcement-spam`).

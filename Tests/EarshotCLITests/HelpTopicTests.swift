@@ -39,6 +39,14 @@ import Testing
         #expect(result.output.contains("\n# Voices\n"))
     }
 
+    @Test func helpBenchGivesTheCommandAndThenHowToReadItsFigures() throws {
+        let result = try EarshotBinary.run(["help", "bench"], in: packageRoot)
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("OVERVIEW: Time check and render"))
+        #expect(result.output.contains("\n# Speed: what `earshot bench` measures and how to read it\n"))
+        #expect(result.output.contains("\n### Reading a two-job target\n"))
+    }
+
     @Test func everyListedTopicsPageAndSectionExists() throws {
         for topic in HelpTopic.all {
             #expect(FileManager.default.fileExists(atPath: packageRoot + "/" + topic.page), "\(topic.page)")
